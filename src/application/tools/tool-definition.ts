@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import type { ProtocolEra } from '../../domain/protocol/versions.js';
+
+/** 2026-07-28 server/tools `ToolAnnotations`: hints only, set honestly per tool. */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** What a tool handler knows about the call it serves. */
+export interface ToolCallContext {
+  /** Aborted when the client cancels the request (stdio `notifications/cancelled`, HTTP disconnect). */
+  readonly signal: AbortSignal;
+  readonly era: ProtocolEra;
+  /** Who is calling (HTTP auth subject); `undefined` on stdio, where the parent process is trusted. */
+  readonly principal: string | undefined;
+}
+
+/**
+ * A tool's successful or failed-but-valid outcome. `structured` must match the tool's output schema unless
+ * `isError` is set. Handlers signal failures by throwing a `DomainError`; the catalog turns it into an
+ * `isError: true` result with `{ code, message, next_step, details }`. `isError` here is for results that
+ * carry a full payload and still failed (a command that timed out returns its receipt with `isError: true`).
+ */
+export interface ToolOutcome {
+  readonly structured: Record<string, unknown>;
+  readonly text?: string;
+  readonly isError?: boolean;
+}
+
+export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** Strict zod object: unknown keys rejected. Exported as JSON Schema `inputSchema`. */
+  readonly input: Input;
+  /** Exported as JSON Schema `outputSchema`. */
+  readonly output: z.ZodType;
+  readonly annotations: ToolAnnotations;
+  call(args: z.infer<Input>, context: ToolCallContext): Promise<ToolOutcome>;
+}
+
+/** Helps a module declare a tool with its input type inferred from the schema. */
+export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}

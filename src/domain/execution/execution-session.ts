@@ -1,0 +1,46 @@
+import type { CommandLaunch, CommandOutcome, ExecutionEvent, OutputChunk, OutputStream } from './execution-types.js';
+
+/** One started command inside a session. */
+export interface RunningCommand {
+  readonly id: string;
+  readonly pid: number | undefined;
+  outcome(): CommandOutcome;
+  /** Resolves when the process group is gone and its outcome is final. */
+  finished(): Promise<CommandOutcome>;
+  read(stream: OutputStream, offset: number, maxBytes: number): OutputChunk;
+  /** Writes to the command's stdin. Throws when the command has ended or stdin was closed. */
+  writeInput(data: string): Promise<void>;
+  closeInput(): void;
+  /** SIGSTOP / SIGCONT to the whole process group; false when not applicable (not running, already paused). */
+  pause(): boolean;
+  resume(): boolean;
+  /** Terminates the whole process group (TERM, then KILL after a grace period). False when already ended. */
+  cancel(): boolean;
+}
+
+/**
+ * Port: an execution session, an application handle (not an MCP transport session) with its own cwd,
+ * scrubbed environment and running processes. Closing it kills every process group it started.
+ */
+export interface ExecutionSession {
+  readonly id: string;
+  readonly createdAt: string;
+  /** Default working directory (absolute, inside the workspace). */
+  readonly cwd: string;
+  /** Milliseconds since the epoch of the last use; the registry expires idle sessions from it. */
+  lastActivityMs(): number;
+  touch(): void;
+  /** Starts a command. Throws a typed error when the per-session process limit is reached. */
+  start(launch: CommandLaunch, commandText: string): RunningCommand;
+  command(commandId: string): RunningCommand | undefined;
+  commands(): readonly RunningCommand[];
+  /** Subscribes to this session's events; returns the unsubscribe function. */
+  subscribe(listener: (event: ExecutionEvent) => void): () => void;
+  publish(event: ExecutionEvent): void;
+  close(): Promise<void>;
+  readonly closed: boolean;
+}
+
+export interface ExecutionSessionFactory {
+  create(options: { id: string; cwd: string }): ExecutionSession;
+}

@@ -1,0 +1,50 @@
+import type { LaunchForm } from '../policy/policy-types.js';
+
+export type CommandStatus = 'running' | 'paused' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled';
+export type OutputStream = 'stdout' | 'stderr';
+
+/** Everything needed to start one command. The policy has already allowed it. */
+export interface CommandLaunch {
+  readonly launch: LaunchForm;
+  /** Absolute, inside the workspace. */
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  /** Per stream; bytes beyond it are dropped and `truncated` is set. */
+  readonly maxOutputBytes: number;
+}
+
+/** A slice of captured output, read from a byte offset. */
+export interface OutputChunk {
+  readonly stream: OutputStream;
+  /** UTF-8 text of the bytes in [offset, nextOffset). A multi-byte character is never split. */
+  readonly text: string;
+  readonly offset: number;
+  readonly nextOffset: number;
+  /** Bytes captured so far (capped at maxOutputBytes). */
+  readonly capturedBytes: number;
+  /** The stream produced more than maxOutputBytes; the rest was dropped. */
+  readonly truncated: boolean;
+  /** No more bytes will ever arrive on this stream (the process ended and everything was read). */
+  readonly complete: boolean;
+}
+
+export interface CommandOutcome {
+  readonly status: CommandStatus;
+  readonly exitCode: number | null;
+  /** Signal name that ended the process (e.g. `SIGKILL`), if any. */
+  readonly signal: string | null;
+  readonly startedAt: string;
+  readonly finishedAt: string | null;
+  readonly durationMs: number | null;
+  readonly truncated: boolean;
+}
+
+/** Execution events a session publishes (the web adapter streams them as SSE). */
+export type ExecutionEvent =
+  | { type: 'command_started'; sessionId: string; commandId: string; command: string; at: string }
+  | { type: 'output'; sessionId: string; commandId: string; stream: OutputStream; text: string; at: string }
+  | { type: 'command_paused' | 'command_resumed'; sessionId: string; commandId: string; at: string }
+  | { type: 'command_finished'; sessionId: string; commandId: string; outcome: CommandOutcome; at: string }
+  | { type: 'policy_decision'; sessionId: string; command: string; verdict: string; reasons: readonly string[]; at: string }
+  | { type: 'plan' | 'approved'; sessionId: string; planId: string; at: string }
+  | { type: 'session_closed'; sessionId: string; at: string };
