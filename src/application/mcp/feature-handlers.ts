@@ -1,0 +1,80 @@
+import type { ProtocolEra } from '../../domain/protocol/versions.js';
+import { paginate } from '../pagination/paginate.js';
+import type { ToolCatalog } from '../tools/tool-catalog.js';
+import type { PromptProvider, ResourceProvider } from './capability-ports.js';
+import {
+  CallToolParamsSchema,
+  GetPromptParamsSchema,
+  ListParamsSchema,
+  parseParams,
+  ReadResourceParamsSchema,
+} from './method-params.js';
+import type { CachePolicy } from './server-identity.js';
+
+/** A method's raw result, before the era stamps it. `ttlMs` marks a cacheable result (2026-07-28 caching). */
+export interface HandlerResult {
+  body: Record<string, unknown>;
+  ttlMs?: number;
+}
+
+export interface FeatureCall {
+  params: Record<string, unknown> | undefined;
+  era: ProtocolEra;
+  signal: AbortSignal;
+  principal: string | undefined;
+}
+
+export type FeatureHandler = (call: FeatureCall) => Promise<HandlerResult>;
+
+export interface FeatureDependencies {
+  tools: ToolCatalog;
+  resources: ResourceProvider;
+  prompts: PromptProvider;
+  pageSize: number;
+  cache: CachePolicy;
+}
+
+/** Handlers for the methods both eras share: tools, resources, prompts. */
+export function featureHandlers(deps: FeatureDependencies): ReadonlyMap<string, FeatureHandler> {
+  const { tools, resources, prompts, pageSize, cache } = deps;
+  return new Map<string, FeatureHandler>([
+    ['tools/list', async ({ params }) => {
+      const { cursor } = parseParams(ListParamsSchema, params, 'tools/list');
+      const page = paginate(tools.list(), (tool) => tool.name, cursor, pageSize);
+      return { body: withCursor({ tools: page.items }, page.nextCursor), ttlMs: cache.catalogTtlMs };
+    }],
+    ['tools/call', async ({ params, era, signal, principal }) => {
+      const { name, arguments: args } = parseParams(CallToolParamsSchema, params, 'tools/call');
+      const result = await tools.call(name, args, { signal, era, principal });
+      return { body: { ...result } };
+    }],
+    ['resources/list', async ({ params }) => {
+      const { cursor } = parseParams(ListParamsSchema, params, 'resources/list');
+      const page = await resources.list(cursor, pageSize);
+      return { body: withCursor({ resources: page.resources }, page.nextCursor), ttlMs: cache.workspaceTtlMs };
+    }],
+    ['resources/templates/list', async ({ params }) => {
+      const { cursor } = parseParams(ListParamsSchema, params, 'resources/templates/list');
+      const page = paginate(resources.templates(), (template) => String(template.uriTemplate), cursor, pageSize);
+      return { body: withCursor({ resourceTemplates: page.items }, page.nextCursor), ttlMs: cache.catalogTtlMs };
+    }],
+    ['resources/read', async ({ params }) => {
+      const { uri } = parseParams(ReadResourceParamsSchema, params, 'resources/read');
+      const result = await resources.read(uri);
+      return { body: { ...result }, ttlMs: cache.workspaceTtlMs };
+    }],
+    ['prompts/list', async ({ params }) => {
+      const { cursor } = parseParams(ListParamsSchema, params, 'prompts/list');
+      const page = paginate(prompts.list(), (prompt) => prompt.name, cursor, pageSize);
+      return { body: withCursor({ prompts: page.items }, page.nextCursor), ttlMs: cache.catalogTtlMs };
+    }],
+    ['prompts/get', async ({ params }) => {
+      const { name, arguments: args } = parseParams(GetPromptParamsSchema, params, 'prompts/get');
+      return { body: { ...prompts.get(name, args) } };
+    }],
+  ]);
+}
+
+function withCursor(body: Record<string, unknown>, nextCursor: string | undefined): Record<string, unknown> {
+  return nextCursor === undefined ? body : { ...body, nextCursor };
+}

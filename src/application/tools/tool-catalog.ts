@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { DomainError } from '../../domain/errors.js';
+import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
+import { UnknownTool } from './tool-errors.js';
+
+/** The wire form of a tool (2026-07-28 server/tools `Tool`). */
+export interface ToolDescriptor {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: Record<string, unknown>;
+}
+
+export interface CallToolResult {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent: Record<string, unknown>;
+  isError: boolean;
+}
+
+/**
+ * The deterministic tool catalog: registration order is list order, and JSON Schemas are derived once from the
+ * zod definitions so every `tools/list` answer is byte-for-byte stable.
+ */
+export class ToolCatalog {
+  private readonly byName = new Map<string, ToolDefinition>();
+  private readonly descriptors: readonly ToolDescriptor[];
+
+  constructor(tools: readonly ToolDefinition[]) {
+    for (const tool of tools) {
+      if (this.byName.has(tool.name)) throw new Error(`Duplicate tool name: ${tool.name}`);
+      this.byName.set(tool.name, tool);
+    }
+    this.descriptors = Object.freeze(tools.map(describeTool));
+  }
+
+  list(): readonly ToolDescriptor[] {
+    return this.descriptors;
+  }
+
+  /** Runs a tool. Unknown tools throw `UnknownTool`; everything the tool itself reports comes back as a result. */
+  async call(name: string, rawArguments: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult> {
+    const tool = this.byName.get(name);
+    if (!tool) throw new UnknownTool(name);
+    // 2025-11-25 (SEP-1303): input validation failures are tool execution errors, so the model can correct itself.
+    const parsed = tool.input.safeParse(rawArguments ?? {});
+    if (!parsed.success) return invalidArgumentsResult(parsed.error);
+    try {
+      const outcome = await tool.call(parsed.data, context);
+      return {
+        content: [{ type: 'text', text: outcome.text ?? JSON.stringify(outcome.structured, null, 2) }],
+        structuredContent: outcome.structured,
+        isError: outcome.isError ?? false,
+      };
+    } catch (error) {
+      if (error instanceof DomainError) return domainErrorResult(error);
+      throw error;
+    }
+  }
+}
+
+function describeTool(tool: ToolDefinition): ToolDescriptor {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>,
+    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Record<string, unknown>,
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/** The structured shape of every failed tool call: `{ code, message, next_step, details }`. */
+export function toolErrorResult(code: string, message: string, nextStep: string | undefined, details: Record<string, unknown>): CallToolResult {
+  const structured = { code, message, next_step: nextStep ?? null, details };
+  const text = nextStep ? `${message}\nNext step: ${nextStep}` : message;
+  return { content: [{ type: 'text', text }], structuredContent: structured, isError: true };
+}
+
+function domainErrorResult(error: DomainError): CallToolResult {
+  return toolErrorResult(error.code, error.message, error.nextStep, { ...error.details });
+}
+
+function invalidArgumentsResult(error: z.ZodError): CallToolResult {
+  const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
+  return toolErrorResult('invalid_arguments', `Invalid tool arguments: ${summary}`, 'Fix the arguments to match the tool inputSchema and call again.', { issues });
+}

@@ -1,0 +1,100 @@
+import { existsSync, statSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigurationError } from '../domain/errors.js';
+
+/**
+ * Configuration, parsed once at start-up from the environment and CLI flags (flags win), validated with zod,
+ * then frozen. Nothing reads `process.env` after this. Every variable is listed in docs/configuration.md.
+ * Seed-compatible names (AUTH_TOKEN, APPROVAL_MODE, COMMAND_TIMEOUT, ...) are accepted as they are.
+ */
+
+const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off']).transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const seconds = z.coerce.number().positive();
+const positiveInt = z.coerce.number().int().positive();
+const csv = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+
+/** One row per setting: its key, the environment variable(s) that set it (first wins), an optional flag. */
+const SETTINGS = {
+  workspaceRoot: { env: ['WORKSPACE_ROOT'], flag: 'workspace', schema: z.string().min(1) },
+  policyFile: { env: ['TERM_MCP_POLICY'], flag: 'policy', schema: z.string().min(1).optional() },
+  policyMode: { env: ['APPROVAL_MODE', 'TERM_MCP_MODE'], flag: 'mode', schema: z.enum(['inspect', 'confirm', 'trusted']).optional() },
+  approvalChannel: { env: ['TERM_MCP_APPROVAL'], flag: 'approval', schema: z.enum(['client', 'operator']).default('client') },
+  allowNetwork: { env: ['ALLOW_NETWORK'], schema: bool.optional() },
+  commandTimeoutSeconds: { env: ['COMMAND_TIMEOUT'], schema: seconds.default(20) },
+  maxCommandTimeoutSeconds: { env: ['TERM_MCP_MAX_COMMAND_TIMEOUT'], schema: seconds.default(600) },
+  maxOutputBytes: { env: ['MAX_OUTPUT_BYTES'], schema: z.coerce.number().int().min(1024).default(1_048_576) },
+  maxResourceBytes: { env: ['TERM_MCP_MAX_RESOURCE_BYTES'], schema: z.coerce.number().int().min(1).default(1_048_576) },
+  maxSessions: { env: ['MAX_CONCURRENT_SESSIONS'], schema: positiveInt.default(10) },
+  sessionTimeoutSeconds: { env: ['SESSION_TIMEOUT'], schema: seconds.default(3600) },
+  maxProcessesPerSession: { env: ['TERM_MCP_MAX_PROCESSES_PER_SESSION'], schema: positiveInt.default(1) },
+  approvalTtlSeconds: { env: ['TERM_MCP_APPROVAL_TTL'], schema: seconds.default(600) },
+  pageSize: { env: ['TERM_MCP_PAGE_SIZE'], schema: positiveInt.max(1000).default(100) },
+  receiptKey: { env: ['TERM_MCP_RECEIPT_KEY', 'AUTH_TOKEN', 'TERM_MCP_TOKEN'], schema: z.string().min(1).optional() },
+  auditLog: { env: ['AUDIT_LOG'], schema: z.string().min(1).optional() },
+  logLevel: { env: ['LOG_LEVEL'], schema: z.string().transform((v) => v.toLowerCase()).pipe(z.enum(['info', 'warn', 'error'])).default('info') },
+  // HTTP transport
+  host: { env: ['HOST'], flag: 'host', schema: z.string().min(1).default('127.0.0.1') },
+  port: { env: ['PORT'], flag: 'port', schema: z.coerce.number().int().min(0).max(65535).default(8000) },
+  token: { env: ['TERM_MCP_TOKEN', 'AUTH_TOKEN'], flag: 'token', schema: z.string().min(32, 'must contain at least 32 characters').optional() },
+  operatorToken: { env: ['TERM_MCP_OPERATOR_TOKEN'], schema: z.string().min(32, 'must contain at least 32 characters').optional() },
+  jwtSecret: { env: ['TERM_MCP_JWT_SECRET'], schema: z.string().min(32, 'must contain at least 32 characters').optional() },
+  jwtJwks: { env: ['TERM_MCP_JWT_JWKS'], schema: z.string().min(1).optional() },
+  jwtIssuer: { env: ['TERM_MCP_JWT_ISSUER'], schema: z.string().min(1).optional() },
+  jwtAudience: { env: ['TERM_MCP_JWT_AUDIENCE'], schema: z.string().min(1).optional() },
+  publicUrl: { env: ['TERM_MCP_PUBLIC_URL'], schema: z.url().optional() },
+  allowedOrigins: { env: ['ALLOWED_ORIGINS'], schema: csv.optional() },
+  maxRequestBytes: { env: ['MAX_REQUEST_BYTES'], schema: positiveInt.default(65_536) },
+  rateLimitPerMinute: { env: ['RATE_LIMIT_PER_MINUTE'], schema: positiveInt.default(600) },
+  maxLegacySessions: { env: ['TERM_MCP_MAX_LEGACY_SESSIONS'], schema: positiveInt.default(100) },
+  trustProxy: { env: ['TRUST_PROXY'], schema: bool.default(false) },
+  // Legacy web adapter
+  sunset: { env: ['TERM_MCP_SUNSET'], schema: z.string().min(1).default('Fri, 27 Aug 2027 00:00:00 GMT') },
+  deprecationLink: { env: ['TERM_MCP_DEPRECATION_LINK'], schema: z.string().min(1).default('/docs/compatibility.md') },
+  // Optional DeepSeek planning chat
+  deepseekApiKey: { env: ['DEEPSEEK_API_KEY'], schema: z.string().min(1).optional() },
+  deepseekBaseUrl: { env: ['DEEPSEEK_BASE_URL'], schema: z.url().default('https://api.deepseek.com') },
+  deepseekModel: { env: ['DEEPSEEK_MODEL'], schema: z.string().min(1).default('deepseek-chat') },
+  deepseekTimeoutSeconds: { env: ['DEEPSEEK_TIMEOUT'], schema: seconds.default(20) },
+  deepseekMaxRetries: { env: ['DEEPSEEK_MAX_RETRIES'], schema: z.coerce.number().int().min(0).max(5).default(2) },
+  deepseekBackoffSeconds: { env: ['DEEPSEEK_BACKOFF'], schema: z.coerce.number().min(0).default(0.25) },
+  deepseekMaxTokens: { env: ['DEEPSEEK_MAX_TOKENS'], schema: z.coerce.number().int().min(1).max(8192).default(1024) },
+} as const;
+
+type Settings = typeof SETTINGS;
+export type Config = Readonly<{ [K in keyof Settings]: z.output<Settings[K]['schema']> }>;
+export type ConfigFlags = Readonly<Record<string, string | undefined>>;
+
+/** Parses the configuration; throws `ConfigurationError` naming the variable (or flag) that is wrong. */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}, cwd: string = process.cwd()): Config {
+  const values: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as Array<[string, Settings[keyof Settings]]>) {
+    const { raw, source } = pickRaw(setting, env, flags);
+    const input = raw ?? (key === 'workspaceRoot' ? cwd : undefined);
+    const parsed = setting.schema.safeParse(input === undefined || input === '' ? undefined : input);
+    if (!parsed.success) {
+      throw new ConfigurationError(`${source ?? setting.env[0]}: ${parsed.error.issues[0]?.message ?? 'invalid value'}`, { setting: source ?? setting.env[0] });
+    }
+    values[key] = parsed.data;
+  }
+  values.workspaceRoot = resolveWorkspaceRoot(String(values.workspaceRoot), cwd);
+  if (values.maxCommandTimeoutSeconds !== undefined && Number(values.commandTimeoutSeconds) > Number(values.maxCommandTimeoutSeconds)) {
+    throw new ConfigurationError('COMMAND_TIMEOUT: must not exceed TERM_MCP_MAX_COMMAND_TIMEOUT', { setting: 'COMMAND_TIMEOUT' });
+  }
+  return Object.freeze(values) as Config;
+}
+
+function pickRaw(setting: { env: readonly string[]; flag?: string }, env: NodeJS.ProcessEnv, flags: ConfigFlags): { raw: string | undefined; source: string | undefined } {
+  if (setting.flag !== undefined && flags[setting.flag] !== undefined) return { raw: flags[setting.flag], source: `--${setting.flag}` };
+  for (const name of setting.env) {
+    if (env[name] !== undefined && env[name] !== '') return { raw: env[name], source: name };
+  }
+  return { raw: undefined, source: undefined };
+}
+
+function resolveWorkspaceRoot(value: string, cwd: string): string {
+  const absolute = path.resolve(cwd, value);
+  if (!existsSync(absolute)) throw new ConfigurationError(`WORKSPACE_ROOT: does not exist: ${value}`, { setting: 'WORKSPACE_ROOT' });
+  if (!statSync(absolute).isDirectory()) throw new ConfigurationError(`WORKSPACE_ROOT: is not a directory: ${value}`, { setting: 'WORKSPACE_ROOT' });
+  return realpathSync(absolute);
+}
