@@ -19,7 +19,7 @@ export interface NodeWorkspaceFSOptions {
   readonly root: string;
   /** Files larger than this are refused with `ResourceTooLarge`. */
   readonly maxReadBytes: number;
-  /** Directory names never listed, at any depth. Reading a file inside them by path is still allowed. */
+  /** Directory names never listed nor read, at any depth (`.git/config` can hold credentials). */
   readonly skipDirectories?: readonly string[];
 }
 
@@ -67,7 +67,7 @@ export class NodeWorkspaceFS implements WorkspaceFS {
 
   async readText(relativePath: string): Promise<WorkspaceText> {
     const resolved = await this.resolveExisting(relativePath);
-    if (resolved === undefined) throw new WorkspaceFileNotFound(relativePath);
+    if (resolved === undefined || this.isInSkippedDirectory(resolved)) throw new WorkspaceFileNotFound(relativePath);
     const handle = await this.openRegularFile(resolved, relativePath);
     try {
       const opened = await this.assertHandleInside(handle, resolved, relativePath);
@@ -116,6 +116,14 @@ export class NodeWorkspaceFS implements WorkspaceFS {
     }
     if (!isInsideRoot(this.root, real)) throw new PathOutsideWorkspace(input);
     return real;
+  }
+
+  /** Files under a skipped directory are not offered as resources, so reading them by path is refused too. */
+  private isInSkippedDirectory(resolved: string): boolean {
+    return toWorkspaceRelative(this.root, resolved)
+      .split('/')
+      .slice(0, -1)
+      .some((segment) => this.skipDirectories.has(segment));
   }
 
   /** Refuses directories, FIFOs, devices and sockets before opening them: opening a device can have side effects. */

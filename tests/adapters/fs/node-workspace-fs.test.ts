@@ -223,3 +223,16 @@ describe('NodeWorkspaceFS construction', () => {
     expect(() => new NodeWorkspaceFS({ root: scratch, maxReadBytes: 1.5 })).toThrow(ConfigurationError);
   });
 });
+
+describe('NodeWorkspaceFS.readText in skipped directories', () => {
+  let ws: HostileWorkspace;
+  beforeAll(() => {
+    ws = makeHostileWorkspace();
+  });
+  afterAll(() => ws.remove());
+
+  test.each(['.git/config', 'node_modules/pkg/index.js'])('refuses %s as not found (they are never offered)', async (file) => {
+    const fs = new NodeWorkspaceFS({ root: ws.root, maxReadBytes: FIXTURE_MAX_READ_BYTES });
+    await expect(fs.readText(file)).rejects.toBeInstanceOf(WorkspaceFileNotFound);
+  });
+});

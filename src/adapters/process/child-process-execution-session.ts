@@ -1,0 +1,147 @@
+import { ProcessLimitReached, SessionNotFound } from '../../domain/execution/execution-errors.js';
+import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
+import type { CommandLaunch, ExecutionEvent } from '../../domain/execution/execution-types.js';
+import { ChildProcessRunningCommand, type CommandEventSink } from './child-process-running-command.js';
+import { scrubEnvironment } from './scrubbed-environment.js';
+
+export interface ChildProcessSessionOptions {
+  readonly id: string;
+  readonly cwd: string;
+  /** Commands running (or paused) at once. The seed allows one. */
+  readonly maxProcesses: number;
+  /** Finished commands kept for reading their output; older ones are forgotten. */
+  readonly maxKeptCommands: number;
+  readonly killGraceMs: number;
+  readonly outputSettleMs: number;
+  /** Only the allowlisted variables of it reach a command (see `scrubEnvironment`). */
+  readonly serverEnv: Readonly<Record<string, string | undefined>>;
+  readonly now: () => number;
+  readonly newCommandId: () => string;
+}
+
+/** Upper bound on how long `close` waits for outcomes once the groups are dead (pipes closing, exit events). */
+const CLOSE_SETTLE_MS = 2000;
+
+async function settleWithin(work: Promise<unknown>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** An execution session whose commands are child processes, each the leader of its own process group. */
+export class ChildProcessExecutionSession implements ExecutionSession {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly cwd: string;
+  private readonly history: ChildProcessRunningCommand[] = [];
+  private readonly listeners = new Set<(event: ExecutionEvent) => void>();
+  /** Kills of evicted commands' lingering groups, awaited by `close`. */
+  private readonly pendingKills = new Set<Promise<void>>();
+  private lastActivity: number;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: ChildProcessSessionOptions) {
+    this.id = options.id;
+    this.cwd = options.cwd;
+    this.lastActivity = options.now();
+    this.createdAt = new Date(this.lastActivity).toISOString();
+  }
+
+  get closed(): boolean {
+    return this.closing !== undefined;
+  }
+
+  lastActivityMs(): number {
+    return this.lastActivity;
+  }
+
+  touch(): void {
+    this.lastActivity = this.options.now();
+  }
+
+  start(launch: CommandLaunch, commandText: string): RunningCommand {
+    if (this.closed) throw new SessionNotFound(this.id);
+    const running = this.history.filter((command) => !command.ended).length;
+    if (running >= this.options.maxProcesses) throw new ProcessLimitReached(this.options.maxProcesses);
+    this.touch();
+    const command = new ChildProcessRunningCommand({
+      id: this.options.newCommandId(),
+      sessionId: this.id,
+      launch,
+      commandText,
+      environment: scrubEnvironment(this.options.serverEnv, launch.cwd),
+      killGraceMs: this.options.killGraceMs,
+      outputSettleMs: this.options.outputSettleMs,
+      now: this.options.now,
+      events: this.eventSink(),
+    });
+    this.history.push(command);
+    this.forgetOldCommands();
+    return command;
+  }
+
+  command(commandId: string): RunningCommand | undefined {
+    return this.history.find((command) => command.id === commandId);
+  }
+
+  commands(): readonly RunningCommand[] {
+    return [...this.history];
+  }
+
+  subscribe(listener: (event: ExecutionEvent) => void): () => void {
+    if (this.closed) return () => undefined;
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  publish(event: ExecutionEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A broken subscriber (a dropped SSE stream, say) must not stop the command or the other subscribers.
+      }
+    }
+  }
+
+  /** Kills every process group this session started, then reports `session_closed`. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    await Promise.all([...this.history.map((command) => command.terminate('cancelled')), ...this.pendingKills]);
+    // The groups are gone; let the exit and pipe-close events land so `command_finished` precedes `session_closed`.
+    await settleWithin(Promise.all(this.history.map((command) => command.finished())), CLOSE_SETTLE_MS);
+    this.publish({ type: 'session_closed', sessionId: this.id, at: new Date(this.options.now()).toISOString() });
+    this.listeners.clear();
+  }
+
+  private eventSink(): CommandEventSink {
+    return {
+      publish: (event) => this.publish(event),
+      hasListeners: () => this.listeners.size > 0,
+      commandFinished: () => this.touch(),
+    };
+  }
+
+  /** Bounds memory: drops the oldest finished commands beyond the cap, killing any group they left behind. */
+  private forgetOldCommands(): void {
+    while (this.history.length > this.options.maxKeptCommands) {
+      const index = this.history.findIndex((command) => command.ended);
+      if (index < 0) return;
+      const [forgotten] = this.history.splice(index, 1);
+      if (!forgotten) return;
+      const kill = forgotten.terminate('cancelled');
+      this.pendingKills.add(kill);
+      void kill.then(() => this.pendingKills.delete(kill));
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { ExecutionSession, ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
+import { ChildProcessExecutionSession } from './child-process-execution-session.js';
+
+export interface ChildProcessSessionFactoryOptions {
+  /** Commands running at once per session (default 1, like the seed). */
+  readonly maxProcessesPerSession?: number;
+  /** Finished commands kept per session for reading their output (default 50). */
+  readonly maxKeptCommands?: number;
+  /** Between SIGTERM and SIGKILL when a group is ended (default 500 ms). */
+  readonly killGraceMs?: number;
+  /** After a leader exits, how long its pipes may stay open before the outcome is final anyway (default 100 ms). */
+  readonly outputSettleMs?: number;
+  /** The server's environment, read at start-up; only allowlisted variables reach commands (default process.env). */
+  readonly serverEnv?: Readonly<Record<string, string | undefined>>;
+  readonly now?: () => number;
+  readonly newCommandId?: () => string;
+}
+
+/** Creates execution sessions that run commands as child processes in their own process groups. */
+export class ChildProcessSessionFactory implements ExecutionSessionFactory {
+  private readonly settings: Required<ChildProcessSessionFactoryOptions>;
+
+  constructor(options: ChildProcessSessionFactoryOptions = {}) {
+    this.settings = {
+      maxProcessesPerSession: options.maxProcessesPerSession ?? 1,
+      maxKeptCommands: options.maxKeptCommands ?? 50,
+      killGraceMs: options.killGraceMs ?? 500,
+      outputSettleMs: options.outputSettleMs ?? 100,
+      serverEnv: { ...(options.serverEnv ?? process.env) },
+      now: options.now ?? Date.now,
+      newCommandId: options.newCommandId ?? randomUUID,
+    };
+  }
+
+  create(options: { id: string; cwd: string }): ExecutionSession {
+    const { maxProcessesPerSession, ...settings } = this.settings;
+    return new ChildProcessExecutionSession({ ...settings, ...options, maxProcesses: maxProcessesPerSession });
+  }
+}

@@ -1,0 +1,21 @@
+/** Fixed, trusted search path: never taken from the server, so a workspace directory can never shadow a tool. */
+export const TRUSTED_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin';
+
+/** Locale, terminal and temp settings are harmless and make tools behave as the user expects. */
+const INHERITED_VARIABLES = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'TMPDIR'] as const;
+
+/**
+ * The whole environment a command gets. An allowlist, not a denylist: tokens and API keys of the server
+ * (TERM_MCP_TOKEN, DEEPSEEK_API_KEY, ...) never reach a child because nothing outside the list is copied.
+ */
+export function scrubEnvironment(
+  serverEnv: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const name of INHERITED_VARIABLES) {
+    const value = serverEnv[name];
+    if (value !== undefined) environment[name] = value;
+  }
+  return { ...environment, PATH: TRUSTED_PATH, HOME: cwd, PWD: cwd, TERM_MCP_SANDBOX: '1' };
+}

@@ -1,0 +1,91 @@
+import { DomainError } from '../errors.js';
+import type { CommandStatus, OutputStream } from './execution-types.js';
+
+/*
+ * Errors of execution sessions and the commands running in them. Messages of the session errors keep the seed's
+ * wording ("unknown or expired session", ...) because clients already match on them.
+ */
+
+/** No live session with this id: never created, closed, or expired after being idle. */
+export class SessionNotFound extends DomainError {
+  readonly code = 'session_not_found';
+  constructor(sessionId: string) {
+    super(
+      'unknown or expired session',
+      { sessionId },
+      'Start a new session (plan the command again without a session_id) and use the id it returns.',
+    );
+  }
+}
+
+export class SessionLimitReached extends DomainError {
+  readonly code = 'session_limit_reached';
+  constructor(maxSessions: number) {
+    super(
+      'maximum concurrent sessions reached',
+      { maxSessions },
+      'Reuse an existing session_id, or close a session you no longer need, then retry.',
+    );
+  }
+}
+
+/** The session already runs as many commands as it may. */
+export class ProcessLimitReached extends DomainError {
+  readonly code = 'process_limit_reached';
+  constructor(limit: number) {
+    super(
+      limit === 1
+        ? 'another command is already running in this session'
+        : `this session already runs the maximum of ${limit} commands`,
+      { limit },
+      'Wait for the running command to finish, or cancel it, then retry.',
+    );
+  }
+}
+
+export class CommandNotFound extends DomainError {
+  readonly code = 'command_not_found';
+  constructor(commandId: string) {
+    super(
+      'unknown command in this session',
+      { commandId },
+      'Use a command id returned by this session; old finished commands are forgotten.',
+    );
+  }
+}
+
+/** The command has already ended, so it cannot take input or signals any more. */
+export class CommandNotRunning extends DomainError {
+  readonly code = 'command_not_running';
+  constructor(commandId: string, status: CommandStatus) {
+    super(
+      `command is not running (status: ${status})`,
+      { commandId, status },
+      'Read its output or outcome instead, or start the command again.',
+    );
+  }
+}
+
+/** stdin of the command was closed (by `closeInput` or because the process stopped reading). */
+export class InputClosed extends DomainError {
+  readonly code = 'input_closed';
+  constructor(commandId: string) {
+    super(
+      'the input of this command is closed',
+      { commandId },
+      'Input can only be sent before it is closed; start the command again to send more.',
+    );
+  }
+}
+
+/** A read of captured output outside the bytes captured so far. */
+export class OutputRangeInvalid extends DomainError {
+  readonly code = 'output_range_invalid';
+  constructor(stream: OutputStream, offset: number, maxBytes: number, capturedBytes: number) {
+    super(
+      `cannot read ${stream} at offset ${offset} (max ${maxBytes} bytes): ${capturedBytes} bytes captured`,
+      { stream, offset, maxBytes, capturedBytes },
+      'Read from offset 0 or from the nextOffset of the previous read, with a positive maxBytes.',
+    );
+  }
+}
