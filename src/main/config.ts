@@ -36,7 +36,7 @@ const SETTINGS = {
   // HTTP transport
   host: { env: ['HOST'], flag: 'host', schema: z.string().min(1).default('127.0.0.1') },
   port: { env: ['PORT'], flag: 'port', schema: z.coerce.number().int().min(0).max(65535).default(8000) },
-  token: { env: ['TERM_MCP_TOKEN', 'AUTH_TOKEN'], flag: 'token', schema: z.string().min(32, 'must contain at least 32 characters').optional() },
+  token: { env: ['TERM_MCP_TOKEN', 'AUTH_TOKEN'], schema: z.string().min(32, 'must contain at least 32 characters').optional() },
   operatorToken: { env: ['TERM_MCP_OPERATOR_TOKEN'], schema: z.string().min(32, 'must contain at least 32 characters').optional() },
   jwtSecret: { env: ['TERM_MCP_JWT_SECRET'], schema: z.string().min(32, 'must contain at least 32 characters').optional() },
   jwtJwks: { env: ['TERM_MCP_JWT_JWKS'], schema: z.string().min(1).optional() },

@@ -1,0 +1,46 @@
+import express, { type RequestHandler } from 'express';
+import { ERROR_CODES } from '../../domain/protocol/versions.js';
+import { sendJsonRpcError } from './json-rpc-reply.js';
+
+/** What body-parser attaches to the errors it raises (status and a stable type). */
+interface BodyReadError {
+  status?: number;
+  type?: string;
+}
+
+/**
+ * Reads at most `maxBytes` (after decompression) of any request body, then parses it as JSON.
+ * - too large: 413 + JSON-RPC -32600, before the body is buffered in full;
+ * - not JSON: 400 + JSON-RPC -32700 (parse error);
+ * - empty: `req.body` stays undefined (the MCP route answers -32700; other routes decide for themselves).
+ * Any content type is read as JSON: MCP bodies are JSON whatever a client labels them.
+ */
+export function bodyLimit(maxBytes: number): RequestHandler {
+  const readRaw = express.raw({ type: () => true, limit: maxBytes });
+  return (req, res, next) => {
+    readRaw(req, res, (error?: unknown) => {
+      if (error !== undefined && error !== null) {
+        const { status, type } = error as BodyReadError;
+        const tooLarge = type === 'entity.too.large';
+        sendJsonRpcError(res, tooLarge ? 413 : (status ?? 400), {
+          code: ERROR_CODES.invalidRequest,
+          message: tooLarge ? `Request body exceeds ${maxBytes} bytes` : 'Request body could not be read',
+        });
+        return;
+      }
+      const raw: unknown = req.body;
+      if (!Buffer.isBuffer(raw) || raw.length === 0) {
+        req.body = undefined;
+        next();
+        return;
+      }
+      try {
+        req.body = JSON.parse(raw.toString('utf8')) as unknown;
+      } catch {
+        sendJsonRpcError(res, 400, { code: ERROR_CODES.parseError, message: 'Parse error: the body is not valid JSON' });
+        return;
+      }
+      next();
+    });
+  };
+}

@@ -1,0 +1,126 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { RequestId } from '../../application/mcp/jsonrpc.js';
+import { hasModernMeta, readProtocolVersion } from '../../application/mcp/request-meta.js';
+import { ERROR_CODES } from '../../domain/protocol/versions.js';
+import { sendJsonRpcError } from './json-rpc-reply.js';
+
+/** The body field each name-carrying method mirrors into `Mcp-Name` (2026-07-28 streamable-http, "Standard headers"). */
+const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = Object.freeze({
+  'tools/call': 'name',
+  'resources/read': 'uri',
+  'prompts/get': 'name',
+});
+
+/** `=?base64?<base64 of UTF-8>?=`: how a client sends a value that is not plain visible ASCII. */
+const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+interface MessageShape {
+  id: RequestId | null;
+  isRequest: boolean;
+  method: string;
+  params: Record<string, unknown> | undefined;
+}
+
+/**
+ * Header rules of POST /mcp, checked BEFORE dispatch so a request whose headers lie never runs.
+ * - Every POST (both eras): `Accept` must cover `application/json` and `text/event-stream`, else 406
+ *   (-32020 for modern requests; -32600 for legacy ones, whose protocol has no -32020). Wildcard ranges
+ *   count (the any-type range, `application/*`, `text/*`: RFC 9110 §12.5.1); a range with `q=0` does not.
+ * - Modern requests (body has `_meta["io.modelcontextprotocol/protocolVersion"]`, 2026-07-28 streamable-http):
+ *   `MCP-Protocol-Version` must equal the `_meta` version, `Mcp-Method` the body `method`, and `Mcp-Name` the body
+ *   `params.name`/`params.uri` for tools/call, prompts/get, resources/read. Missing or different: 400 + -32020.
+ *   For notifications the revision defines no header rules, so headers are only checked when present.
+ * Bodies that are not a request or notification pass through: the route rejects them.
+ */
+export function mcpHeaderGuard(): RequestHandler {
+  return (req, res, next) => {
+    const message = shapeOf(req.body);
+    if (message === undefined) {
+      next();
+      return;
+    }
+    const modern = hasModernMeta(message.params);
+    if (!acceptsJsonAndEventStream(req.headers.accept)) {
+      const code = modern ? ERROR_CODES.headerMismatch : ERROR_CODES.invalidRequest;
+      sendJsonRpcError(res, 406, { code, message: 'Not Acceptable: the Accept header must list application/json and text/event-stream' }, message.id);
+      return;
+    }
+    const problem = modern ? modernHeaderProblem(req.headers, message) : undefined;
+    if (problem !== undefined) {
+      sendJsonRpcError(res, 400, { code: ERROR_CODES.headerMismatch, message: problem }, message.id);
+      return;
+    }
+    next();
+  };
+}
+
+/** True when every media type MCP may answer with is acceptable. */
+export function acceptsJsonAndEventStream(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const ranges = accept
+    .split(',')
+    .map((part) => part.split(';'))
+    .filter(([, ...parameters]) => !parameters.some((parameter) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/i.test(parameter)))
+    .map(([range]) => (range ?? '').trim().toLowerCase());
+  const covers = (type: string): boolean => ranges.some((range) => range === type || range === '*/*' || range === `${type.split('/')[0]}/*`);
+  return covers('application/json') && covers('text/event-stream');
+}
+
+/** Decodes a `=?base64?…?=` header value; plain values come back as they are; malformed ones as undefined. */
+export function decodeMcpHeaderValue(value: string): string | undefined {
+  const match = BASE64_VALUE.exec(value);
+  if (!match) return value;
+  const encoded = match[1] ?? '';
+  if (encoded.length % 4 !== 0) return undefined;
+  const bytes = Buffer.from(encoded, 'base64');
+  const text = new TextDecoder('utf-8', { fatal: true });
+  try {
+    return text.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function modernHeaderProblem(headers: IncomingHttpHeaders, message: MessageShape): string | undefined {
+  const bodyVersion = readProtocolVersion(message.params);
+  const versionProblem = compare('MCP-Protocol-Version', single(headers['mcp-protocol-version']), bodyVersion, message.isRequest);
+  if (versionProblem) return versionProblem;
+  const methodProblem = compare('Mcp-Method', single(headers['mcp-method']), message.method, message.isRequest);
+  if (methodProblem) return methodProblem;
+  const nameField = MCP_NAME_SOURCES[message.method];
+  if (nameField === undefined) return undefined;
+  const rawName = single(headers['mcp-name']);
+  const name = rawName === undefined ? undefined : decodeMcpHeaderValue(rawName);
+  if (rawName !== undefined && name === undefined) return 'Malformed Mcp-Name header: invalid base64 value';
+  return compare('Mcp-Name', name, message.params?.[nameField], true);
+}
+
+/**
+ * A header must be present when `required`, and equal the body value when both exist. A body value of the wrong
+ * type is not compared: the dispatcher reports it as invalid params.
+ */
+function compare(header: string, headerValue: string | undefined, bodyValue: unknown, required: boolean): string | undefined {
+  if (headerValue === undefined) return required ? `Missing ${header} header` : undefined;
+  if (typeof bodyValue !== 'string' || headerValue === bodyValue) return undefined;
+  return `Header mismatch: ${header} header value '${clip(headerValue)}' does not match body value '${clip(bodyValue)}'`;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function clip(value: string): string {
+  return value.length > 100 ? `${value.slice(0, 100)}…` : value;
+}
+
+function shapeOf(body: unknown): MessageShape | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  if (typeof record.method !== 'string') return undefined;
+  const id = typeof record.id === 'string' || typeof record.id === 'number' ? record.id : null;
+  const params = typeof record.params === 'object' && record.params !== null && !Array.isArray(record.params)
+    ? (record.params as Record<string, unknown>)
+    : undefined;
+  return { id, isRequest: 'id' in record, method: record.method, params };
+}

@@ -1,0 +1,189 @@
+import { Router, type Request, type Response } from 'express';
+import { LegacyHandshake } from '../../application/mcp/connection-state.js';
+import type { DispatchContext } from '../../application/mcp/dispatcher.js';
+import { classifyMessage, type IncomingMessage, type JsonRpcResponse, type RequestId } from '../../application/mcp/jsonrpc.js';
+import { hasModernMeta } from '../../application/mcp/request-meta.js';
+import { ERROR_CODES } from '../../domain/protocol/versions.js';
+import { principalOf } from './bearer-auth.js';
+import { sendJsonRpcError } from './json-rpc-reply.js';
+import type { LegacySession, LegacySessionStore } from './legacy-sessions.js';
+import { mcpHeaderGuard } from './mcp-headers.js';
+
+/** What the routes need from the application dispatcher (McpDispatcher satisfies it). */
+export interface McpMessageHandler {
+  handle(value: unknown, context: DispatchContext): Promise<JsonRpcResponse | undefined>;
+}
+
+export interface McpRoutesOptions {
+  dispatcher: McpMessageHandler;
+  sessions: LegacySessionStore;
+}
+
+type Incoming = Exclude<IncomingMessage, { kind: 'invalid' }>;
+
+/** One POST: the parsed body, what it is, who sent it, and the signal that fires if they hang up. */
+interface Call {
+  body: unknown;
+  incoming: Incoming;
+  principal: string;
+  signal: AbortSignal;
+}
+
+/**
+ * The MCP endpoint (JSON response mode only; no SSE):
+ * - POST /mcp: one JSON-RPC message. A modern request (2026-07-28 `_meta`) is served statelessly; `initialize`
+ *   opens a legacy session and mints `Mcp-Session-Id`; other legacy messages run in the session they name.
+ * - DELETE /mcp: ends the legacy session named by `Mcp-Session-Id`.
+ * - anything else: 405 with `Allow: POST, DELETE` (there is no GET stream: no SSE, no `subscriptions/listen`).
+ */
+export function mcpRoutes(options: McpRoutesOptions): Router {
+  const endpoint = new McpEndpoint(options.dispatcher, options.sessions);
+  const router = Router();
+  router.post('/mcp', mcpHeaderGuard(), (req, res) => endpoint.post(req, res));
+  router.delete('/mcp', (req, res) => endpoint.delete(req, res));
+  router.all('/mcp', (_req, res) => {
+    res.setHeader('Allow', 'POST, DELETE');
+    sendJsonRpcError(res, 405, { code: ERROR_CODES.invalidRequest, message: 'Method Not Allowed: POST a JSON-RPC message (no GET stream is offered)' });
+  });
+  return router;
+}
+
+class McpEndpoint {
+  constructor(
+    private readonly dispatcher: McpMessageHandler,
+    private readonly sessions: LegacySessionStore,
+  ) {}
+
+  async post(req: Request, res: Response): Promise<void> {
+    const body: unknown = req.body;
+    if (body === undefined) {
+      sendJsonRpcError(res, 400, { code: ERROR_CODES.parseError, message: 'Parse error: the request body is empty' });
+      return;
+    }
+    const incoming = classifyMessage(body);
+    if (incoming.kind === 'invalid') {
+      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: incoming.reason }, incoming.id);
+      return;
+    }
+    const call: Call = { body, incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res) };
+    if (incoming.kind !== 'response' && hasModernMeta(incoming.message.params)) return this.serveModern(call, res);
+    if (incoming.kind === 'request' && incoming.message.method === 'initialize') return this.initializeSession(call, res);
+    return this.serveLegacy(call, req, res);
+  }
+
+  delete(req: Request, res: Response): void {
+    const id = sessionIdOf(req);
+    if (id === undefined) {
+      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: 'Mcp-Session-Id header is required' });
+      return;
+    }
+    if (this.sessions.find(id, principalOf(res)) === undefined) {
+      sessionNotFound(res, null);
+      return;
+    }
+    this.sessions.close(id);
+    res.status(200).end();
+  }
+
+  /** 2026-07-28: no handshake, no session; an `Mcp-Session-Id` sent along is ignored and never echoed. */
+  private async serveModern(call: Call, res: Response): Promise<void> {
+    reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
+  }
+
+  /** 2025-11-25 transports: the session id rides on the response that carries the InitializeResult. */
+  private async initializeSession(call: Call, res: Response): Promise<void> {
+    const session = this.sessions.open(call.principal);
+    if (session === undefined) {
+      const message = 'Too many sessions: end an unused one (DELETE /mcp) or retry later';
+      sendJsonRpcError(res, 503, { code: ERROR_CODES.invalidRequest, message }, idOf(call.incoming));
+      return;
+    }
+    const response = await this.dispatcher.handle(call.body, sessionContext(session, call));
+    // A session nobody will ever learn the id of (failed handshake, client gone) is dropped at once.
+    if (response !== undefined && 'result' in response && !call.signal.aborted) {
+      res.setHeader('Mcp-Session-Id', session.id);
+    } else {
+      this.sessions.close(session.id);
+    }
+    reply(res, response, statusOf);
+  }
+
+  private async serveLegacy(call: Call, req: Request, res: Response): Promise<void> {
+    const id = sessionIdOf(req);
+    if (id === undefined) {
+      if (call.incoming.kind !== 'request') {
+        sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: 'Mcp-Session-Id header is required: send initialize first' });
+        return;
+      }
+      // Neither modern `_meta` nor a session: the dispatcher says what is missing (-32602), or answers `ping`.
+      reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
+      return;
+    }
+    const session = this.sessions.find(id, call.principal);
+    if (session === undefined) {
+      sessionNotFound(res, idOf(call.incoming));
+      return;
+    }
+    const negotiated = session.handshake.protocolVersion ?? '';
+    if (req.headers['mcp-protocol-version'] !== negotiated) {
+      const message = `MCP-Protocol-Version header must be the negotiated version ${negotiated}`;
+      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message }, idOf(call.incoming));
+      return;
+    }
+    try {
+      // Inside a session every JSON-RPC answer, error or not, is a 200: 2025-11-25 maps no error to a status.
+      reply(res, await this.dispatcher.handle(call.body, sessionContext(session, call)), () => 200);
+    } finally {
+      this.sessions.touch(session);
+    }
+  }
+}
+
+function statelessContext(call: Call): DispatchContext {
+  return { transport: 'http', handshake: new LegacyHandshake(), signal: call.signal, principal: call.principal };
+}
+
+function sessionContext(session: LegacySession, call: Call): DispatchContext {
+  return { transport: 'http', handshake: session.handshake, inFlight: session.inFlight, signal: call.signal, principal: call.principal };
+}
+
+/** Status of a JSON-RPC answer outside a legacy session (2026-07-28 streamable-http "Status codes"). */
+function statusOf(response: JsonRpcResponse): number {
+  if (!('error' in response)) return 200;
+  if (response.error.code === ERROR_CODES.methodNotFound) return 404;
+  if (response.error.code === ERROR_CODES.internalError) return 500;
+  return 400;
+}
+
+/** A response goes out as JSON; a notification or client response is acknowledged with an empty 202. */
+function reply(res: Response, response: JsonRpcResponse | undefined, status: (response: JsonRpcResponse) => number): void {
+  if (res.writableEnded || res.destroyed) return;
+  if (response === undefined) {
+    res.status(202).end();
+    return;
+  }
+  res.status(status(response)).json(response);
+}
+
+/** 2025-11-25 transports: an unknown, expired, ended or foreign session id is a 404, so the client re-initializes. */
+function sessionNotFound(res: Response, id: RequestId | null): void {
+  sendJsonRpcError(res, 404, { code: ERROR_CODES.invalidRequest, message: 'Session not found: initialize a new session' }, id);
+}
+
+function sessionIdOf(req: Request): string | undefined {
+  const value = req.headers['mcp-session-id'];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function idOf(incoming: Incoming): RequestId | null {
+  return incoming.kind === 'request' ? incoming.message.id : null;
+}
+
+/** 2026-07-28 streamable-http: the client closing the stream is the cancellation signal. */
+function abortWhenClientLeaves(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client disconnected'));
+  });
+  return controller.signal;
+}

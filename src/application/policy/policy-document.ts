@@ -1,0 +1,99 @@
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { PolicyFileInvalid } from '../../domain/policy/policy-errors.js';
+import { findFloorViolation, type CommandListName } from './policy-floor.js';
+import { DEFAULT_POLICY_SETTINGS, type PolicySettings } from './policy-settings.js';
+
+export { DEFAULT_POLICY_SETTINGS } from './policy-settings.js';
+
+/**
+ * A policy file (TERM_MCP_POLICY), JSON or YAML. Every key is optional; unknown keys are errors.
+ *
+ *   mode: confirm                 # inspect | confirm | trusted
+ *   allow_network: false
+ *   commands:
+ *     read_only: [jq]             # judged like cat: low risk, paths confined to the workspace
+ *     require_approval: [tree]    # always need an explicit approval, in every mode
+ *     deny: [find]                # denied whatever else applies
+ *
+ * The file can only tighten the hard floor (see command-catalog.ts): shells, interpreters, wrappers, privilege,
+ * network and system tools can be neither read-only nor approvable, and write, development and git commands
+ * keep their built-in rules.
+ */
+const PolicyDocumentSchema = z.strictObject({
+  mode: z.enum(['inspect', 'confirm', 'trusted']).optional(),
+  allow_network: z.boolean().optional(),
+  commands: z
+    .strictObject({
+      read_only: z.array(z.string()).optional(),
+      require_approval: z.array(z.string()).optional(),
+      deny: z.array(z.string()).optional(),
+    })
+    .optional(),
+});
+
+/** Where each settings list comes from in the file, for error messages. */
+const FILE_FIELD: Record<CommandListName, string> = {
+  extraReadOnlyCommands: 'commands.read_only',
+  approvalCommands: 'commands.require_approval',
+  deniedCommands: 'commands.deny',
+};
+
+/**
+ * Parses and validates a policy file. Settings it does not mention keep their value from `base`.
+ * Throws `PolicyFileInvalid` naming the offending field.
+ */
+export function parsePolicyDocument(
+  text: string,
+  format: 'json' | 'yaml',
+  base: PolicySettings = DEFAULT_POLICY_SETTINGS,
+): PolicySettings {
+  const raw = parseSyntax(text, format);
+  const result = PolicyDocumentSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0] as z.core.$ZodIssue;
+    const field = describeIssuePath(issue);
+    throw new PolicyFileInvalid(`policy file field "${field}" is invalid: ${describeIssue(issue)}`, field);
+  }
+  const document = result.data;
+  const settings: PolicySettings = Object.freeze({
+    mode: document.mode ?? base.mode,
+    allowNetwork: document.allow_network ?? base.allowNetwork,
+    extraReadOnlyCommands: Object.freeze([...base.extraReadOnlyCommands, ...(document.commands?.read_only ?? [])]),
+    approvalCommands: Object.freeze([...base.approvalCommands, ...(document.commands?.require_approval ?? [])]),
+    deniedCommands: Object.freeze([...base.deniedCommands, ...(document.commands?.deny ?? [])]),
+  });
+  const violation = findFloorViolation(settings);
+  if (violation) {
+    const fileIndex = violation.index - base[violation.list].length;
+    const field = fileIndex >= 0 ? `${FILE_FIELD[violation.list]}[${fileIndex}]` : FILE_FIELD[violation.list];
+    throw new PolicyFileInvalid(`policy file field "${field}" is invalid: ${violation.message}`, field);
+  }
+  return settings;
+}
+
+function parseSyntax(text: string, format: 'json' | 'yaml'): unknown {
+  try {
+    return format === 'json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new PolicyFileInvalid(`policy file is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${detail}`, null);
+  }
+}
+
+function describeIssuePath(issue: z.core.$ZodIssue): string {
+  const path = issue.path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`),
+    '',
+  );
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    return path === '' ? key : `${path}.${key}`;
+  }
+  return path === '' ? '(root)' : path;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return 'unknown key';
+  return issue.message;
+}

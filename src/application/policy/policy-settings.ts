@@ -1,0 +1,23 @@
+import type { PolicyMode } from '../../domain/policy/policy-types.js';
+
+/** Everything that tunes the default policy. Built from APPROVAL_MODE / ALLOW_NETWORK and an optional policy file. */
+export interface PolicySettings {
+  readonly mode: PolicyMode;
+  /** Allows dependency operations that reach the network (`npm install`, `cargo fetch`...). */
+  readonly allowNetwork: boolean;
+  /** Extra commands judged like `cat`: allowed at low risk once their paths stay inside the workspace. */
+  readonly extraReadOnlyCommands: readonly string[];
+  /** Commands denied whatever the other rules say. */
+  readonly deniedCommands: readonly string[];
+  /** Commands that always need an explicit approval, in every mode (an unknown command listed here becomes allowed with approval). */
+  readonly approvalCommands: readonly string[];
+}
+
+/** Seed defaults: inspect mode, no network, only the built-in command surface. */
+export const DEFAULT_POLICY_SETTINGS: PolicySettings = Object.freeze({
+  mode: 'inspect',
+  allowNetwork: false,
+  extraReadOnlyCommands: Object.freeze([]),
+  deniedCommands: Object.freeze([]),
+  approvalCommands: Object.freeze([]),
+});

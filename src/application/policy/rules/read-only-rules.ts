@@ -1,0 +1,102 @@
+import type { Word } from '../shell-ast.js';
+import { hasOption, optionValues, splitArguments } from './arguments.js';
+import { deny, type Judgement } from './judgement.js';
+
+/** Seed SYMLINK_FOLLOW_FLAGS, plus tools that would otherwise read through symlinked directories. */
+const SYMLINK_FOLLOWING: Readonly<Record<string, { short?: string; long?: readonly string[] }>> = {
+  du: { short: 'L', long: ['--dereference'] },
+  // ls -RL lists directories that symlinks point to.
+  ls: { short: 'L', long: ['--dereference'] },
+  grep: { short: 'R', long: ['--dereference-recursive'] },
+  rg: { short: 'L', long: ['--follow'] },
+  tree: { short: 'l' },
+  cp: { short: 'LH', long: ['--dereference'] },
+  // GNU diff -r reads through symlinks found inside the compared directories.
+  diff: { short: 'r', long: ['--recursive'] },
+  file: { short: 'L', long: ['--dereference'] },
+};
+/** find takes single-dash long options, so its flags are matched whole. */
+const FIND_SYMLINK_FLAGS = new Set(['-H', '-L', '-follow']);
+
+export function judgeSymlinkFollowing(executable: string, args: readonly Word[]): Judgement | null {
+  const values = args.map((word) => word.value);
+  const spec = SYMLINK_FOLLOWING[executable];
+  const follows =
+    executable === 'find'
+      ? values.some((value) => FIND_SYMLINK_FLAGS.has(value))
+      : spec !== undefined && hasOption(splitArguments(args).options, spec);
+  return follows ? deny('symlink_follow', 'options that follow symlinks are blocked') : null;
+}
+
+const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-fls', '-fprint', '-fprint0', '-fprintf', '-ok', '-okdir']);
+const RIPGREP_PREPROCESSORS = new Set(['--pre', '--hostname-bin']);
+
+/**
+ * Options of otherwise read-only tools that run programs, change the system or read file lists the policy
+ * cannot see. Returns the denial, or null.
+ */
+export function judgeReadOnlyOptions(executable: string, args: readonly Word[]): Judgement | null {
+  const values = args.map((word) => word.value);
+  const { options } = splitArguments(args);
+  if (readsFileNameList(executable, values, options)) {
+    return deny('unsafe_option', 'options that read file names from a list are blocked');
+  }
+  switch (executable) {
+    case 'find':
+      return values.some((value) => FIND_ACTIONS.has(value))
+        ? deny('find_action', 'find actions that execute or modify files are blocked')
+        : null;
+    case 'rg':
+      return values.some((value) => RIPGREP_PREPROCESSORS.has(value.split('=', 1)[0] as string))
+        ? deny('ripgrep_preprocessor', 'ripgrep preprocessors are blocked')
+        : null;
+    case 'sort':
+      return hasOption(options, { long: ['--compress-program'] })
+        ? deny('unsafe_option', 'sort --compress-program runs another program')
+        : null;
+    case 'date':
+      return options.some((option) => /^-[uR]*s/.test(option) || option.startsWith('--set'))
+        ? deny('unsafe_option', 'date --set changes the system clock')
+        : null;
+    case 'md5sum':
+    case 'sha256sum':
+      return hasOption(options, { short: 'c', long: ['--check'] })
+        ? deny('unsafe_option', 'checksum lists name files the policy cannot inspect')
+        : null;
+    case 'tree':
+      return hasOption(options, { short: 'R' }) ? deny('unsafe_option', 'tree -R writes listing files') : null;
+    case 'file':
+      return hasOption(options, { short: 'C', long: ['--compile'] })
+        ? deny('unsafe_option', 'file --compile writes a magic database')
+        : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * `--files0-from` (du, wc, sort, find) and `file -f` take the names to read from a file or stdin, where the
+ * policy cannot see them.
+ */
+function readsFileNameList(executable: string, values: readonly string[], options: readonly string[]): boolean {
+  if (values.some((value) => value.startsWith('--files0-from') || value === '-files0-from')) return true;
+  return executable === 'file' && hasOption(options, { short: 'f', long: ['--files-from'] });
+}
+
+/** Files a tool writes through its own options (`sort -o`, `tree -o`, `git diff --output`, uniq's second operand). */
+export function optionOutputTargets(executable: string, args: readonly Word[]): string[] {
+  switch (executable) {
+    case 'git':
+      return optionValues(args, ['--output']);
+    case 'sort':
+      return optionValues(args, ['-o', '--output']);
+    case 'tree':
+      return optionValues(args, ['-o']);
+    case 'uniq': {
+      const output = splitArguments(args).operands[1];
+      return output ? [output.value] : [];
+    }
+    default:
+      return [];
+  }
+}

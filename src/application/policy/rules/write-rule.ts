@@ -1,0 +1,111 @@
+import type { Word } from '../shell-ast.js';
+import { hasOption, optionValues, splitArguments } from './arguments.js';
+import { deny, judgeByMode, type JudgeContext, type Judgement } from './judgement.js';
+import { findProtectedTarget } from './path-rule.js';
+
+/** Seed broad-deletion targets, plus the filesystem root and hidden-entry wildcards. */
+const BROAD_TARGETS = new Set(['.', './', '*', '**', '..', '../', '/', '.*', './*', '*/', '~', '~/']);
+
+/**
+ * `rm` aimed at the workspace itself: a broad token, a pure wildcard, or a path resolving to the working
+ * directory, the workspace root or one of its ancestors. Checked before path confinement so the reason is clear.
+ */
+export function judgeBroadDeletion(executable: string, args: readonly Word[], context: JudgeContext): Judgement | null {
+  if (executable !== 'rm') return null;
+  const { operands } = splitArguments(args);
+  if (operands.some((word) => word.expansions.some((e) => e.feature === 'command_substitution' || e.feature === 'backtick_substitution'))) {
+    return deny('dynamic_deletion_target', 'rm targets must be written out, not produced by a substitution');
+  }
+  const root = context.inspector.root;
+  const cwd = context.inspector.resolve(context.cwd, '').absolute;
+  const broad = operands.some((word) => {
+    const value = word.value;
+    if (BROAD_TARGETS.has(value)) return true;
+    if (word.expansions.some((e) => e.feature === 'glob') && /^[*?./]+$/.test(value)) return true;
+    if (value === '') return false;
+    const absolute = context.inspector.resolve(context.cwd, value).absolute;
+    return absolute === cwd || absolute === root || root.startsWith(absolute === '/' ? '/' : `${absolute}/`);
+  });
+  return broad ? deny('broad_deletion', 'broad deletion of the workspace is never allowed') : null;
+}
+
+/** cp, mkdir, mv, rm, touch, tee, ln -s and chmod; `outputs` are files written through redirections. */
+export function judgeWrite(executable: string, args: readonly Word[], outputs: readonly string[], context: JudgeContext): Judgement {
+  const { options, operands } = splitArguments(args);
+  if (executable === 'chmod') return judgeChmod(args, outputs, context);
+  if (executable === 'ln') {
+    const problem = judgeSymbolicLink(options, operands, context);
+    if (problem) return problem;
+  }
+  if (executable === 'cp' && hasOption(options, { short: 's', long: ['--symbolic-link'] })) {
+    return deny('symbolic_link', 'cp -s creates symbolic links; use ln -s');
+  }
+  if (executable === 'mkdir' && optionValues(args, ['-m', '--mode']).some(grantsSpecialBits)) {
+    return denySpecialBits();
+  }
+  return judgeFileWrite([...operands.map((word) => word.value), ...outputs], context);
+}
+
+const CHMOD_OPTIONS = new Set([
+  '-R', '-c', '-f', '-v', '--recursive', '--changes', '--silent', '--quiet', '--verbose', '--preserve-root', '--no-preserve-root',
+]);
+
+/** chmod's mode may itself start with `-` (`chmod -x,u+s f`), so options are known by name, not by their dash. */
+function judgeChmod(args: readonly Word[], outputs: readonly string[], context: JudgeContext): Judgement {
+  const words = args.map((word) => word.value).filter((value) => value !== '--');
+  const hasReference = words.some((value) => value.startsWith('--reference'));
+  const rest = words.filter((value) => !CHMOD_OPTIONS.has(value) && !value.startsWith('--reference'));
+  const [mode, ...files] = hasReference ? ['', ...rest] : rest;
+  if (grantsSpecialBits(mode ?? '')) return denySpecialBits();
+  return judgeFileWrite([...files, ...outputs], context);
+}
+
+function denySpecialBits(): Judgement {
+  return deny('special_permission', 'setuid, setgid and sticky bits are never allowed');
+}
+
+export function denyProtectedWrite(target: string): Judgement {
+  return deny('protected_path', `writes to git configuration and hooks are never allowed: ${target}`);
+}
+
+/** Any write (a write command, or a redirection/option of a read-only command) to the given files. */
+export function judgeFileWrite(files: readonly string[], context: JudgeContext): Judgement {
+  const protectedTarget = findProtectedTarget(files, context);
+  if (protectedTarget !== null) return denyProtectedWrite(protectedTarget);
+  return judgeByMode(
+    context.settings.mode,
+    {
+      risk: 'high',
+      rule: 'write_command',
+      reason: 'command can modify workspace files',
+      inspectReason: 'write commands are disabled in inspect mode',
+    },
+    { filesTouched: files },
+  );
+}
+
+/** Only `ln -s TARGET... LINK`, and the link must point inside when read from where the link lives. */
+function judgeSymbolicLink(options: readonly string[], operands: readonly Word[], context: JudgeContext): Judgement | null {
+  if (!hasOption(options, { short: 's', long: ['--symbolic'] })) {
+    return deny('hard_link', 'ln may only create symbolic links inside the workspace');
+  }
+  if (hasOption(options, { short: 't', long: ['--target-directory'] })) {
+    return deny('symbolic_link', 'ln -t is not supported; name the link as the last argument');
+  }
+  const last = operands[operands.length - 1];
+  if (!last || operands.length < 2) return null;
+  const link = context.inspector.resolve(context.cwd, last.value);
+  const linkDirectory = link.isDirectory ? link.absolute : link.absolute.slice(0, link.absolute.lastIndexOf('/')) || '/';
+  for (const target of operands.slice(0, -1)) {
+    if (!context.inspector.resolve(linkDirectory, target.value).inside) {
+      return deny('path_escape', `path escapes the workspace: ${target.value}`);
+    }
+  }
+  return null;
+}
+
+/** Symbolic modes adding s/t in any clause, or octal modes with a non-zero special-bits digit. */
+function grantsSpecialBits(mode: string): boolean {
+  if (/^[0-7]+$/.test(mode)) return mode.length >= 4 && mode[mode.length - 4] !== '0';
+  return mode.split(',').some((clause) => /[+=][^+=-]*[st]/.test(clause.replace(/^[ugoa]*/, '')));
+}

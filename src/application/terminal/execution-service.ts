@@ -1,0 +1,145 @@
+import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
+import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
+import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
+import {
+  ApprovalRequired,
+  PolicyChanged,
+  PolicyDenied,
+  WorkingDirectoryChanged,
+} from '../../domain/terminal/terminal-errors.js';
+import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
+import type { SessionRegistry } from '../sessions/session-registry.js';
+import type { ApprovalService } from './approval-service.js';
+import type { PlanRequest, PlanService } from './plan-service.js';
+import { isStricter, sameLaunch } from './policy-summary.js';
+import { approvalNextStep, assertExecutable, requiresApproval } from './plan-transitions.js';
+import type { ReceiptRecorder } from './receipt-recorder.js';
+import type { SessionLedger, SessionLedgers } from './session-ledger.js';
+
+export interface ExecuteOptions {
+  /**
+   * How long to wait for the command before answering: undefined waits until it finishes (seed), 0 answers at once
+   * (the caller polls `terminal_read`).
+   */
+  readonly waitSeconds?: number;
+  /** Keep stdin open for `terminal_input`; otherwise it is closed at start (seed: stdin is /dev/null). */
+  readonly openStdin?: boolean;
+  /** The tool call's abort signal: a cancelled call cancels the command it started. */
+  readonly signal?: AbortSignal;
+}
+
+/** The command finished (its signed receipt), or still runs when the wait ended. */
+export type ExecutionResult =
+  | { readonly kind: 'finished'; readonly receipt: ExecutionReceipt }
+  | { readonly kind: 'running'; readonly plan: TerminalPlan; readonly command: RunningCommand };
+
+export interface ExecutionServiceOptions {
+  readonly registry: SessionRegistry;
+  readonly policy: PolicyEngine;
+  readonly workspace: WorkspaceFS;
+  readonly ledgers: SessionLedgers;
+  readonly plans: PlanService;
+  readonly approvals: ApprovalService;
+  readonly recorder: ReceiptRecorder;
+}
+
+/**
+ * `terminal_execute`: runs a plan exactly once, after checking at execute time everything the plan relied on (its
+ * state, its approval, its directory and the policy decision, since the file system may have changed).
+ */
+export class ExecutionService {
+  constructor(private readonly options: ExecutionServiceOptions) {}
+
+  async execute(sessionId: string, planId: string, options: ExecuteOptions = {}): Promise<ExecutionResult> {
+    const session = this.options.registry.get(sessionId);
+    const ledger = this.options.ledgers.of(session);
+    const plan = ledger.plan(planId);
+    return this.run(session, ledger, plan, options);
+  }
+
+  /** Seed `latest_receipt`, or the receipt of one plan; undefined when there is none (yet). */
+  receipt(sessionId: string, planId?: string): ExecutionReceipt | undefined {
+    const ledger = this.options.ledgers.of(this.options.registry.get(sessionId));
+    if (planId === undefined) return ledger.latestReceipt();
+    return ledger.receiptOfPlan(ledger.plan(planId).id);
+  }
+
+  /** Plans and executes in one call, for commands that need no approval. */
+  async planAndExecute(request: PlanRequest, options: ExecuteOptions = {}): Promise<ExecutionResult> {
+    const plan = await this.options.plans.plan(request);
+    if (plan.status === 'blocked') throw new PolicyDenied(plan.id, plan.sessionId, plan.decision.reasons);
+    if (requiresApproval(plan)) {
+      throw new ApprovalRequired(plan.id, plan.sessionId, plan.approval?.id, approvalNextStep(plan, this.options.approvals.channel));
+    }
+    return this.execute(plan.sessionId, plan.id, options);
+  }
+
+  private async run(session: ExecutionSession, ledger: SessionLedger, plan: TerminalPlan, options: ExecuteOptions): Promise<ExecutionResult> {
+    assertExecutable(plan, this.options.approvals.channel);
+    const cwd = await this.currentDirectory(plan);
+    // Checked again after the await; from here on nothing awaits until the command is started, so two calls cannot both pass the checks.
+    assertExecutable(plan, this.options.approvals.channel);
+    if (plan.approval) {
+      this.options.approvals.assertUsable(plan, { sessionId: session.id, planId: plan.id, command: plan.command, cwd });
+    }
+    const decision = this.options.policy.evaluate({ command: plan.command, cwd });
+    if (isStricter(decision.verdict, plan.decision.verdict) || !decision.launch || !sameLaunch(decision.launch, plan.decision.launch)) {
+      throw new PolicyChanged(plan.id, plan.decision.verdict, decision.verdict, decision.reasons);
+    }
+    const command = session.start(
+      { launch: decision.launch, cwd, timeoutMs: plan.limits.timeoutSeconds * 1000, maxOutputBytes: plan.limits.maxOutputBytes },
+      plan.command,
+    );
+    if (!options.openStdin) command.closeInput();
+    this.options.approvals.consume(plan);
+    plan.status = 'running';
+    plan.commandId = command.id;
+    const receipt = this.options.recorder.track(ledger, plan, command);
+    return this.waitFor(plan, command, receipt, options);
+  }
+
+  /** The plan's directory as it resolves now; it must still be the very directory that was planned. */
+  private async currentDirectory(plan: TerminalPlan): Promise<string> {
+    let cwd: string;
+    try {
+      cwd = await this.options.workspace.resolveDirectory(plan.cwd);
+    } catch {
+      throw new WorkingDirectoryChanged(plan.id, plan.cwd);
+    }
+    if (cwd !== plan.cwd) throw new WorkingDirectoryChanged(plan.id, plan.cwd);
+    return cwd;
+  }
+
+  private async waitFor(
+    plan: TerminalPlan,
+    command: RunningCommand,
+    receipt: Promise<ExecutionReceipt>,
+    options: ExecuteOptions,
+  ): Promise<ExecutionResult> {
+    const { waitSeconds, signal } = options;
+    if (waitSeconds === 0) return { kind: 'running', plan, command };
+    const cancel = (): void => void command.cancel();
+    if (signal?.aborted) cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      const finished = await (waitSeconds === undefined ? receipt : withinSeconds(receipt, waitSeconds));
+      return finished ? { kind: 'finished', receipt: finished } : { kind: 'running', plan, command };
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+}
+
+/** The promise's value if it settles within the time, else undefined. */
+async function withinSeconds<T>(promise: Promise<T>, seconds: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), seconds * 1000);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

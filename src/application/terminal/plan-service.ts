@@ -1,0 +1,100 @@
+import { InvalidArgument } from '../../domain/errors.js';
+import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
+import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
+import type { SessionRegistry } from '../sessions/session-registry.js';
+import type { ApprovalService } from './approval-service.js';
+import { assertRetryable } from './plan-transitions.js';
+import type { SessionLedgers } from './session-ledger.js';
+import { isoAt, type Clock } from './clock.js';
+import type { TerminalSettings } from './terminal-settings.js';
+
+export interface PlanRequest {
+  /** Omitted: a new execution session is created for the plan (seed). */
+  readonly sessionId?: string;
+  readonly command: string;
+  /** Relative to the workspace root, or absolute inside it; default: the session's directory. */
+  readonly cwd?: string;
+  readonly timeoutSeconds?: number;
+  /** The principal creating the session, recorded as its owner. */
+  readonly owner?: string;
+}
+
+export interface PlanServiceOptions {
+  readonly registry: SessionRegistry;
+  readonly policy: PolicyEngine;
+  readonly workspace: WorkspaceFS;
+  readonly ledgers: SessionLedgers;
+  readonly approvals: ApprovalService;
+  readonly settings: TerminalSettings;
+  readonly now: Clock;
+  readonly newPlanId: () => string;
+}
+
+/** `terminal_plan` and `terminal_retry`: judge a command and record a non-executing plan (seed `plan` / `replan`). */
+export class PlanService {
+  constructor(private readonly options: PlanServiceOptions) {}
+
+  async plan(request: PlanRequest): Promise<TerminalPlan> {
+    const { registry, workspace, settings } = this.options;
+    const timeoutSeconds = request.timeoutSeconds ?? settings.defaultTimeoutSeconds;
+    if (!(timeoutSeconds > 0 && timeoutSeconds <= settings.maxTimeoutSeconds)) {
+      throw new InvalidArgument(
+        `timeout_seconds must be greater than 0 and at most ${settings.maxTimeoutSeconds}`,
+        { timeoutSeconds, maxTimeoutSeconds: settings.maxTimeoutSeconds },
+        'Choose a timeout within the configured maximum.',
+      );
+    }
+    const existing = request.sessionId === undefined ? undefined : registry.get(request.sessionId);
+    // The directory is resolved before a session is created, so a bad cwd leaves nothing behind.
+    const cwd = await workspace.resolveDirectory(request.cwd ?? existing?.cwd);
+    const session = existing ?? registry.create(workspace.root);
+    const ledger = this.options.ledgers.of(session, request.owner);
+    const plan = this.judge(session.id, request.command, cwd, timeoutSeconds);
+    ledger.addPlan(plan);
+    session.publish({
+      type: 'policy_decision',
+      sessionId: session.id,
+      command: plan.command,
+      verdict: plan.decision.verdict,
+      reasons: plan.decision.reasons,
+      at: plan.createdAt,
+    });
+    session.publish({ type: 'plan', sessionId: session.id, planId: plan.id, at: plan.createdAt });
+    return plan;
+  }
+
+  /** A brand-new plan of an earlier plan's command, judged again; it needs approval again if the policy says so. */
+  async retry(sessionId: string, planId: string): Promise<TerminalPlan> {
+    const session = this.options.registry.get(sessionId);
+    const previous = this.options.ledgers.of(session).plan(planId);
+    assertRetryable(previous);
+    return this.plan({ sessionId, command: previous.command, cwd: previous.cwd, timeoutSeconds: previous.limits.timeoutSeconds });
+  }
+
+  private judge(sessionId: string, command: string, cwd: string, timeoutSeconds: number): TerminalPlan {
+    const { settings, policy, approvals, now, newPlanId } = this.options;
+    const id = newPlanId();
+    const decision = policy.evaluate({ command, cwd });
+    const approval =
+      decision.verdict === 'approval_required' ? approvals.issue({ sessionId, planId: id, command, cwd }) : undefined;
+    return {
+      id,
+      sessionId,
+      command,
+      cwd,
+      mode: settings.mode,
+      createdAt: isoAt(now()),
+      decision,
+      limits: {
+        timeoutSeconds,
+        maxOutputBytes: settings.maxOutputBytes,
+        maxProcessesPerSession: settings.maxProcessesPerSession,
+      },
+      approval,
+      status: decision.verdict === 'deny' ? 'blocked' : 'planned',
+      approvedAt: null,
+      commandId: null,
+    };
+  }
+}

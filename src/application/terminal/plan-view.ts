@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { ApprovalChannel } from '../../domain/terminal/approval-types.js';
+import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import { approvalNextStep, requiresApproval } from './plan-transitions.js';
+import { summarizePolicy } from './policy-summary.js';
+import { isoAt } from './clock.js';
+import type { planSchema } from './terminal-output-schemas.js';
+
+export type PlanView = z.infer<typeof planSchema>;
+
+/** The wire form of a plan: seed `ExecutionPlan.to_dict()` plus preview, approval id and next step. */
+export function planView(plan: TerminalPlan, channel: ApprovalChannel): PlanView {
+  const { decision, limits } = plan;
+  const policy = summarizePolicy(decision);
+  return {
+    schema_version: '1.0',
+    id: plan.id,
+    session_id: plan.sessionId,
+    command: plan.command,
+    cwd: plan.cwd,
+    mode: plan.mode,
+    status: plan.status,
+    created_at: plan.createdAt,
+    approved_at: plan.approvedAt,
+    policy: { ...policy, reasons: [...policy.reasons], argv: [...policy.argv] },
+    limits: {
+      timeout_seconds: limits.timeoutSeconds,
+      max_output_bytes: limits.maxOutputBytes,
+      max_processes_per_session: limits.maxProcessesPerSession,
+    },
+    preview: {
+      executable: decision.preview.executable,
+      files_potentially_touched: [...decision.preview.filesPotentiallyTouched],
+      network_requested: decision.preview.networkRequested,
+      executes_project_code: decision.preview.executesProjectCode,
+      max_duration_seconds: limits.timeoutSeconds,
+      max_output_bytes: limits.maxOutputBytes,
+      risk: decision.risk,
+    },
+    ...(plan.approval ? { approval_id: plan.approval.id, approval_expires_at: isoAt(plan.approval.expiresAtMs) } : {}),
+    next_step: planNextStep(plan, channel),
+  };
+}
+
+function planNextStep(plan: TerminalPlan, channel: ApprovalChannel): string {
+  switch (plan.status) {
+    case 'blocked':
+      return 'This command is denied by policy; do not retry variants of it. Ask the user.';
+    case 'planned':
+      return requiresApproval(plan)
+        ? approvalNextStep(plan, channel)
+        : 'Call terminal_execute with session_id and plan_id to run it.';
+    case 'approved':
+      return 'Approved: call terminal_execute with session_id and plan_id to run it.';
+    case 'running':
+    case 'paused':
+      return 'Executing: poll terminal_read for its output; terminal_pause, terminal_resume and terminal_cancel control it.';
+    default:
+      return 'Finished: terminal_receipt returns its signed receipt; terminal_retry plans the same command again.';
+  }
+}

@@ -1,0 +1,34 @@
+import type { LaunchForm, PolicyDecision, PolicyVerdict } from '../../domain/policy/policy-types.js';
+import type { PolicySummary } from '../../domain/terminal/receipt-types.js';
+
+/** The shell the process adapter runs the shell form with (see the adapter's FIXED_SHELL). */
+const SHELL_ARGV_PREFIX = ['/bin/sh', '-c'] as const;
+
+/** Seed `PolicyDecision.to_dict()` plus `verdict` and `matched_rule`. */
+export function summarizePolicy(decision: PolicyDecision): PolicySummary {
+  return {
+    allowed: decision.verdict !== 'deny',
+    risk: decision.risk,
+    requires_approval: decision.verdict === 'approval_required',
+    reasons: [...decision.reasons],
+    argv: launchArgv(decision.launch),
+    verdict: decision.verdict,
+    matched_rule: decision.matchedRule,
+  };
+}
+
+/** What will actually be executed; empty for a denied command (seed: `argv` or `[]`). */
+export function launchArgv(launch: LaunchForm | undefined): string[] {
+  if (!launch) return [];
+  return launch.kind === 'argv' ? [...launch.argv] : [...SHELL_ARGV_PREFIX, launch.script];
+}
+
+const STRICTNESS: Record<PolicyVerdict, number> = { allow: 0, approval_required: 1, deny: 2 };
+
+export function isStricter(now: PolicyVerdict, planned: PolicyVerdict): boolean {
+  return STRICTNESS[now] > STRICTNESS[planned];
+}
+
+export function sameLaunch(a: LaunchForm | undefined, b: LaunchForm | undefined): boolean {
+  return a?.kind === b?.kind && JSON.stringify(launchArgv(a)) === JSON.stringify(launchArgv(b));
+}

@@ -1,0 +1,110 @@
+import type { ExecutionSession } from '../../domain/execution/execution-session.js';
+import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
+import { PlanNotInSession } from '../../domain/terminal/terminal-errors.js';
+
+/** Bounds memory per session; the oldest idle plans and receipts are forgotten first. */
+const MAX_PLANS_PER_SESSION = 200;
+const MAX_RECEIPTS_PER_SESSION = 50;
+
+/** The plans and receipts of one execution session (seed `SessionState.plans` / `.receipts`). */
+export class SessionLedger {
+  private readonly plansById = new Map<string, TerminalPlan>();
+  /** By plan id, in the order the commands finished: the last one is the latest receipt. */
+  private readonly receiptsByPlan = new Map<string, ExecutionReceipt>();
+  private readonly pendingReceipts = new Map<string, Promise<ExecutionReceipt>>();
+
+  /** `owner`: the principal that created the session through a tool (undefined on stdio). */
+  constructor(
+    readonly session: ExecutionSession,
+    readonly owner: string | undefined,
+  ) {}
+
+  addPlan(plan: TerminalPlan): void {
+    this.plansById.set(plan.id, plan);
+    this.forgetOldPlans();
+  }
+
+  plan(planId: string): TerminalPlan {
+    const plan = this.plansById.get(planId);
+    if (!plan) throw new PlanNotInSession(this.session.id, planId);
+    return plan;
+  }
+
+  findPlan(planId: string): TerminalPlan | undefined {
+    return this.plansById.get(planId);
+  }
+
+  plans(): readonly TerminalPlan[] {
+    return [...this.plansById.values()];
+  }
+
+  planOfCommand(commandId: string): TerminalPlan | undefined {
+    return this.plans().find((plan) => plan.commandId === commandId);
+  }
+
+  /** Remembers the receipt a started command will produce, so callers can wait for it. */
+  commandStarted(commandId: string, receipt: Promise<ExecutionReceipt>): void {
+    this.pendingReceipts.set(commandId, receipt);
+    void receipt.finally(() => this.pendingReceipts.delete(commandId)).catch(() => undefined);
+  }
+
+  /** The receipt of a command: pending while it runs, undefined once recorded (read it with `receiptOfPlan`). */
+  pendingReceipt(commandId: string): Promise<ExecutionReceipt> | undefined {
+    return this.pendingReceipts.get(commandId);
+  }
+
+  addReceipt(receipt: ExecutionReceipt): void {
+    this.receiptsByPlan.delete(receipt.plan_id);
+    this.receiptsByPlan.set(receipt.plan_id, receipt);
+    while (this.receiptsByPlan.size > MAX_RECEIPTS_PER_SESSION) {
+      const oldest = this.receiptsByPlan.keys().next().value;
+      if (oldest === undefined) break;
+      this.receiptsByPlan.delete(oldest);
+    }
+  }
+
+  latestReceipt(): ExecutionReceipt | undefined {
+    return [...this.receiptsByPlan.values()].at(-1);
+  }
+
+  receiptOfPlan(planId: string): ExecutionReceipt | undefined {
+    return this.receiptsByPlan.get(planId);
+  }
+
+  receiptCount(): number {
+    return this.receiptsByPlan.size;
+  }
+
+  private forgetOldPlans(): void {
+    for (const [id, plan] of this.plansById) {
+      if (this.plansById.size <= MAX_PLANS_PER_SESSION) return;
+      if (plan.status !== 'running' && plan.status !== 'paused') this.plansById.delete(id);
+    }
+  }
+}
+
+/** One ledger per live execution session; ledgers of closed (or expired) sessions are dropped. */
+export class SessionLedgers {
+  private readonly ledgers = new Map<string, SessionLedger>();
+
+  /** The ledger of a session, created on first use with the given owner. */
+  of(session: ExecutionSession, owner?: string): SessionLedger {
+    this.dropClosed();
+    let ledger = this.ledgers.get(session.id);
+    if (!ledger || ledger.session !== session) {
+      ledger = new SessionLedger(session, owner);
+      this.ledgers.set(session.id, ledger);
+    }
+    return ledger;
+  }
+
+  find(sessionId: string): SessionLedger | undefined {
+    this.dropClosed();
+    return this.ledgers.get(sessionId);
+  }
+
+  private dropClosed(): void {
+    for (const [id, ledger] of this.ledgers) if (ledger.session.closed) this.ledgers.delete(id);
+  }
+}

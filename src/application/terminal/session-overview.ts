@@ -1,0 +1,90 @@
+import type { ExecutionSession } from '../../domain/execution/execution-session.js';
+import type { CommandOutcome } from '../../domain/execution/execution-types.js';
+import type { PlanStatus } from '../../domain/terminal/plan-types.js';
+import type { SessionRegistry } from '../sessions/session-registry.js';
+import type { SecretRedactor } from './secret-redactor.js';
+import type { SessionLedgers } from './session-ledger.js';
+import { isoAt } from './clock.js';
+
+export interface SessionSummary {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly createdAt: string;
+  readonly lastActivityAt: string;
+  readonly runningCommand: {
+    readonly commandId: string;
+    readonly planId: string | null;
+    readonly command: string;
+    readonly status: CommandOutcome['status'];
+    readonly startedAt: string;
+  } | null;
+  readonly planCounts: Readonly<Record<PlanStatus, number>>;
+  readonly receipts: number;
+}
+
+const NO_PLANS: Readonly<Record<PlanStatus, number>> = Object.freeze({
+  planned: 0,
+  blocked: 0,
+  approved: 0,
+  running: 0,
+  paused: 0,
+  succeeded: 0,
+  failed: 0,
+  cancelled: 0,
+  timed_out: 0,
+});
+
+export interface SessionOverviewOptions {
+  readonly registry: SessionRegistry;
+  readonly ledgers: SessionLedgers;
+  readonly redactor: SecretRedactor;
+}
+
+/** `terminal_sessions` and `terminal_session_close`. */
+export class SessionOverview {
+  constructor(private readonly options: SessionOverviewOptions) {}
+
+  /**
+   * The live sessions the caller owns: those created by the same principal (on stdio, where there is no principal,
+   * those created without one). Session ids are capabilities, so one caller never learns another caller's.
+   */
+  list(principal: string | undefined): SessionSummary[] {
+    return this.options.registry
+      .list()
+      .filter((session) => this.options.ledgers.find(session.id)?.owner === principal)
+      .map((session) => this.summarize(session));
+  }
+
+  /** Kills the session's commands and forgets it, its plans and its receipts. */
+  async close(sessionId: string): Promise<void> {
+    await this.options.registry.close(sessionId);
+  }
+
+  private summarize(session: ExecutionSession): SessionSummary {
+    const ledger = this.options.ledgers.find(session.id);
+    const planCounts = { ...NO_PLANS };
+    for (const plan of ledger?.plans() ?? []) planCounts[plan.status] += 1;
+    const live = [...session.commands()].reverse().find((command) => {
+      const { status } = command.outcome();
+      return status === 'running' || status === 'paused';
+    });
+    const plan = live ? ledger?.planOfCommand(live.id) : undefined;
+    return {
+      sessionId: session.id,
+      cwd: session.cwd,
+      createdAt: session.createdAt,
+      lastActivityAt: isoAt(session.lastActivityMs()),
+      runningCommand: live
+        ? {
+            commandId: live.id,
+            planId: plan?.id ?? null,
+            command: this.options.redactor.redact(plan?.command ?? ''),
+            status: live.outcome().status,
+            startedAt: live.outcome().startedAt,
+          }
+        : null,
+      planCounts,
+      receipts: ledger?.receiptCount() ?? 0,
+    };
+  }
+}

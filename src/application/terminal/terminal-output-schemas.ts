@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+/*
+ * Output schemas of the terminal tools (exported as `outputSchema`). Plans and receipts keep the seed's schema 1.0
+ * field names; our additions are named in the comments.
+ */
+
+const riskSchema = z.enum(['low', 'medium', 'high', 'blocked']);
+const modeSchema = z.enum(['inspect', 'confirm', 'trusted']);
+
+export const policySummarySchema = z.object({
+  allowed: z.boolean(),
+  risk: riskSchema,
+  requires_approval: z.boolean(),
+  reasons: z.array(z.string()),
+  argv: z.array(z.string()),
+  // ours:
+  verdict: z.enum(['allow', 'deny', 'approval_required']),
+  matched_rule: z.string(),
+});
+
+export const planStatusSchema = z.enum(['planned', 'blocked', 'approved', 'running', 'paused', 'succeeded', 'failed', 'cancelled', 'timed_out']);
+
+export const planSchema = z.object({
+  schema_version: z.literal('1.0'),
+  id: z.string(),
+  session_id: z.string(),
+  command: z.string(),
+  cwd: z.string(),
+  mode: modeSchema,
+  status: planStatusSchema,
+  created_at: z.string(),
+  approved_at: z.string().nullable(),
+  policy: policySummarySchema,
+  limits: z.object({
+    timeout_seconds: z.number(),
+    max_output_bytes: z.number().int(),
+    max_processes_per_session: z.number().int(),
+  }),
+  preview: z.object({
+    executable: z.string().nullable(),
+    files_potentially_touched: z.array(z.string()),
+    network_requested: z.boolean(),
+    executes_project_code: z.boolean(),
+    max_duration_seconds: z.number(),
+    max_output_bytes: z.number().int(),
+    risk: riskSchema,
+  }),
+  // ours: present only when the plan needs approval.
+  approval_id: z.string().optional(),
+  approval_expires_at: z.string().optional(),
+  // ours: what the model should do next with this plan.
+  next_step: z.string(),
+});
+
+export const receiptSchema = z.object({
+  schema_version: z.literal('1.0'),
+  id: z.string(),
+  plan_id: z.string(),
+  session_id: z.string(),
+  // ours (signed like every other field):
+  command_id: z.string(),
+  command: z.string(),
+  command_sha256: z.string(),
+  cwd: z.string(),
+  mode: modeSchema,
+  risk: riskSchema,
+  approved: z.boolean(),
+  policy: policySummarySchema,
+  status: z.enum(['succeeded', 'failed', 'cancelled', 'timed_out']),
+  started_at: z.string(),
+  finished_at: z.string(),
+  duration_ms: z.number(),
+  exit_code: z.number().int().nullable(),
+  signal: z.number().int().nullable(),
+  stdout: z.string(),
+  stderr: z.string(),
+  output_truncated: z.boolean(),
+  signature: z.string(),
+});
+
+/** Ours: `terminal_execute` answered before the command finished (`wait_seconds`). */
+export const runningExecutionSchema = z.object({
+  status: z.enum(['running', 'paused']),
+  session_id: z.string(),
+  plan_id: z.string(),
+  command_id: z.string(),
+  command: z.string(),
+  started_at: z.string(),
+  stdin_open: z.boolean(),
+  next_step: z.string(),
+});
+
+/**
+ * A choice of object shapes. MCP clients of the 2025-11-25 era require an object root (`type: "object"`), which a
+ * plain union (`anyOf`) lacks, so the root type is stated explicitly.
+ */
+export function objectUnion<const Options extends readonly [z.ZodObject, z.ZodObject, ...z.ZodObject[]]>(options: Options): z.ZodUnion<Options> {
+  return z.union(options).meta({ type: 'object' });
+}
+
+const outputChunkSchema = z.object({
+  text: z.string(),
+  offset: z.number().int(),
+  next_offset: z.number().int(),
+  captured_bytes: z.number().int(),
+  truncated: z.boolean(),
+  complete: z.boolean(),
+});
+
+export const readResultSchema = z.object({
+  session_id: z.string(),
+  command_id: z.string(),
+  plan_id: z.string().nullable(),
+  command: z.string(),
+  status: z.enum(['running', 'paused', 'succeeded', 'failed', 'cancelled', 'timed_out']),
+  exit_code: z.number().int().nullable(),
+  signal: z.number().int().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  stdout: outputChunkSchema,
+  stderr: outputChunkSchema,
+  output_truncated: z.boolean(),
+  /** The command has ended (the chunks may still leave bytes to read: see `complete`). */
+  finished: z.boolean(),
+  next_step: z.string(),
+});

@@ -1,0 +1,16 @@
+import type { PolicyMode } from '../../domain/policy/policy-types.js';
+import type { ApprovalChannel } from '../../domain/terminal/approval-types.js';
+
+/** The terminal limits and switches, taken from the configuration once at start-up. */
+export interface TerminalSettings {
+  /** The effective APPROVAL_MODE the policy engine runs in (reported in plans and receipts). */
+  readonly mode: PolicyMode;
+  readonly approvalChannel: ApprovalChannel;
+  readonly defaultTimeoutSeconds: number;
+  /** Upper bound for `timeout_seconds` of a plan and for how long a tool call may wait. */
+  readonly maxTimeoutSeconds: number;
+  /** Per output stream. */
+  readonly maxOutputBytes: number;
+  readonly maxProcessesPerSession: number;
+  readonly approvalTtlSeconds: number;
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js';
+import { commandIdField, sessionIdField } from '../terminal-input-fields.js';
+import type { TerminalToolkit } from '../terminal-toolkit.js';
+
+export function terminalPauseTool({ control }: Pick<TerminalToolkit, 'control'>): ToolDefinition {
+  return defineTool({
+    name: 'terminal_pause',
+    title: 'Pause the active command',
+    description: 'Pause the active process group for one execution session.',
+    input: z.object({ session_id: sessionIdField, command_id: commandIdField.optional() }).strict(),
+    output: z.object({ paused: z.boolean() }),
+    annotations: { readOnlyHint: false, destructiveHint: false },
+    async call(args) {
+      return { structured: { paused: control.pause({ sessionId: args.session_id, commandId: args.command_id }) } };
+    },
+  });
+}

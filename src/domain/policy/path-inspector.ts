@@ -1,0 +1,24 @@
+/** What the policy needs to know about one path argument, resolved the way the kernel would open it. */
+export interface PathFacts {
+  /** Absolute path with every existing symlink on the way followed. */
+  readonly absolute: string;
+  /** `absolute` is the workspace root or below it (a prefix sibling such as `/ws-evil` for `/ws` is outside). */
+  readonly inside: boolean;
+  readonly exists: boolean;
+  readonly isDirectory: boolean;
+  /** At least one symlink was followed while resolving. */
+  readonly viaSymlink: boolean;
+}
+
+/**
+ * Port: path facts for the policy engine, so the engine itself never touches the file system.
+ * Implementations resolve symlinks (also dangling ones) and find executables on a fixed, trusted PATH only.
+ */
+export interface PathInspector {
+  /** Real path of the workspace root. */
+  readonly root: string;
+  /** Resolves `token` (absolute, or relative to the absolute `cwd`); an empty token resolves `cwd` itself. */
+  resolve(cwd: string, token: string): PathFacts;
+  /** Absolute path of an executable named `name` on the trusted PATH, or null. Never a workspace directory. */
+  findExecutable(name: string): string | null;
+}

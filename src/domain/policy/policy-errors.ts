@@ -1,0 +1,24 @@
+import { DomainError } from '../errors.js';
+
+/** A policy file (TERM_MCP_POLICY) is malformed or tries to weaken the hard floor. The message names the field. */
+export class PolicyFileInvalid extends DomainError {
+  readonly code = 'policy_file_invalid';
+
+  constructor(message: string, field: string | null) {
+    super(message, field === null ? {} : { field }, 'Fix the named field in the policy file and restart the server.');
+  }
+}
+
+/** A command line is not valid shell, or uses syntax the parser does not support. Always ends in a denial. */
+export class ShellSyntaxError extends DomainError {
+  readonly code = 'shell_syntax_error';
+
+  constructor(
+    message: string,
+    readonly position: number,
+    /** The problem is an unterminated quote, escape or substitution. */
+    readonly quoting: boolean,
+  ) {
+    super(message, { position, quoting });
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Who may turn an `approval_id` into an approval. `client`: the MCP client, whose user confirms the
+ * `terminal_approve` call. `operator`: only a human through the operator route; the MCP tool refuses.
+ */
+export type ApprovalChannel = 'client' | 'operator';
+
+/** What an approval is bound to: exactly one plan of one session, for one command in one directory. */
+export interface ApprovalBinding {
+  readonly sessionId: string;
+  readonly planId: string;
+  readonly command: string;
+  readonly cwd: string;
+}
+
+/** A single-use, expiring approval slot issued with a plan that needs approval. */
+export interface ApprovalGrant extends ApprovalBinding {
+  readonly id: string;
+  readonly issuedAtMs: number;
+  readonly expiresAtMs: number;
+  approvedAtMs: number | null;
+  approvedVia: ApprovalChannel | null;
+}

@@ -1,0 +1,49 @@
+import type { PolicyMode, RiskLevel } from '../policy/policy-types.js';
+
+/** The policy part of plans and receipts, in the seed's wire form plus our `verdict` and `matched_rule`. */
+export interface PolicySummary {
+  readonly allowed: boolean;
+  readonly risk: RiskLevel;
+  readonly requires_approval: boolean;
+  readonly reasons: readonly string[];
+  readonly argv: readonly string[];
+  readonly verdict: 'allow' | 'deny' | 'approval_required';
+  readonly matched_rule: string;
+}
+
+export type ReceiptStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
+
+/**
+ * Receipt schema 1.0 (seed §3.2) plus `command_id`. It is a document, so its fields keep their wire names: the
+ * signature covers exactly these fields, serialised canonically. `command`, `policy`, `stdout` and `stderr` are
+ * redacted; `command_sha256` is the digest of the original command.
+ */
+export interface UnsignedReceipt {
+  readonly schema_version: '1.0';
+  readonly id: string;
+  readonly plan_id: string;
+  readonly session_id: string;
+  readonly command_id: string;
+  readonly command: string;
+  readonly command_sha256: string;
+  readonly cwd: string;
+  readonly mode: PolicyMode;
+  readonly risk: RiskLevel;
+  readonly approved: boolean;
+  readonly policy: PolicySummary;
+  readonly status: ReceiptStatus;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly duration_ms: number;
+  readonly exit_code: number | null;
+  /** Number of the signal that ended the process (seed: `-returncode`), or null. */
+  readonly signal: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly output_truncated: boolean;
+}
+
+export interface ExecutionReceipt extends UnsignedReceipt {
+  /** HMAC-SHA256 (hex) over the canonical JSON of every other field. */
+  readonly signature: string;
+}

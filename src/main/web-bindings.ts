@@ -1,0 +1,137 @@
+import path from 'node:path';
+import type { Router } from 'express';
+import type { Container } from 'inversify';
+import type { CommandPlanner } from '../application/chat/command-planner.js';
+import { MAX_CHAT_MESSAGE_CHARS } from '../application/chat/chat-request.js';
+import { PlanningChat } from '../application/chat/planning-chat.js';
+import type { Logger } from '../application/logging/logger.js';
+import type { SessionRegistry } from '../application/sessions/session-registry.js';
+import type { ApprovalService } from '../application/terminal/approval-service.js';
+import type { PlanService } from '../application/terminal/plan-service.js';
+import type { SessionLedgers } from '../application/terminal/session-ledger.js';
+import type { TerminalSettings } from '../application/terminal/terminal-settings.js';
+import { DeepSeekChatModel } from '../adapters/deepseek/deepseek-chat-model.js';
+import { deprecationHeaders, type DeprecationNotice } from '../adapters/web/deprecation-headers.js';
+import { createLegacyWebRouter, LEGACY_WEB_PATHS } from '../adapters/web/legacy-web-router.js';
+import { createOperatorRouter } from '../adapters/web/operator-approval-router.js';
+import { locateStaticDir } from '../adapters/web/static-dir.js';
+import { createDocsRouter, createStaticUiRouter } from '../adapters/web/static-ui-router.js';
+import { createUiConfigRouter } from '../adapters/web/ui-config-router.js';
+import type { WebSessions } from '../adapters/web/web-ports.js';
+import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
+import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
+import type { Config } from './config.js';
+import { TYPES } from './types.js';
+
+/** The npm package whose `static/` folder holds the UI. */
+const PACKAGE_NAME = 'term-mcp';
+/** Seed §7: a `ping` at least every 15 s keeps proxies from closing an idle stream. */
+const DEFAULT_HEARTBEAT_MS = 15_000;
+
+export interface WebMountOptions {
+  readonly heartbeatMs?: number;
+  /** Where `index.html`, `app.js` and `app.css` are; found next to the package's `package.json` when omitted. */
+  readonly staticDir?: string;
+}
+
+/** The two hooks of the HTTP app (`createMcpHttpApp`) that carry the web layer. */
+export interface WebMounts {
+  /** Behind the transport's bearer auth: the deprecated `/sessions`, `/stream`, `/chat`, and `GET /ui/config`. */
+  mountProtected(router: Router): void;
+  /** Before auth: the UI files, the operator route (its own token), and the deprecation headers of 401s. */
+  mountPublic(router: Router): void;
+}
+
+/** Builds the web layer from the container: legacy web API, planning chat, operator approvals and the browser UI. */
+export function mountWeb(container: Container, config: Config, options: WebMountOptions = {}): WebMounts {
+  const logger = container.get<Logger>(TYPES.Logger);
+  const registry = container.get<SessionRegistry>(TYPES.SessionRegistry);
+  const ledgers = container.get<SessionLedgers>(TYPES.SessionLedgers);
+  const workspace = container.get<WorkspaceFS>(TYPES.WorkspaceFS);
+  const settings = container.get<TerminalSettings>(TYPES.TerminalSettings);
+  const approvals = container.get<ApprovalService>(TYPES.ApprovalService);
+  const planner = commandPlanner(container.get<PlanService>(TYPES.PlanService));
+
+  const sessions: WebSessions = {
+    create: (principal) => {
+      const session = registry.create(workspace.root);
+      ledgers.of(session, principal);
+      return session.id;
+    },
+    find: (sessionId) => registry.find(sessionId),
+    close: (sessionId) => registry.close(sessionId),
+  };
+  const model = new DeepSeekChatModel({
+    apiKey: config.deepseekApiKey,
+    baseUrl: config.deepseekBaseUrl,
+    model: config.deepseekModel,
+    timeoutMs: config.deepseekTimeoutSeconds * 1000,
+    maxRetries: config.deepseekMaxRetries,
+    backoffMs: config.deepseekBackoffSeconds * 1000,
+    maxTokens: config.deepseekMaxTokens,
+  });
+  const chat = new PlanningChat({
+    model,
+    planner,
+    sessions: { create: () => sessions.create(undefined), exists: (sessionId) => registry.find(sessionId) !== undefined },
+  });
+  const deprecation: DeprecationNotice = { sunset: config.sunset, link: config.deprecationLink };
+  const staticDir = options.staticDir ?? locateStaticDir([process.argv[1], process.cwd()], PACKAGE_NAME);
+  if (staticDir === undefined) logger.warn('web UI files not found; GET / is not served', { package: PACKAGE_NAME });
+
+  return {
+    mountProtected(router) {
+      router.use(
+        createLegacyWebRouter({
+          sessions,
+          chat,
+          deprecation,
+          heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+          maxRequestBytes: config.maxRequestBytes,
+        }),
+      );
+      router.use(
+        createUiConfigRouter({
+          approval_channel: settings.approvalChannel,
+          mode: settings.mode,
+          protocol_version: MODERN_PROTOCOL_VERSION,
+          chat: { available: model.available, model: model.available ? config.deepseekModel : null },
+          limits: {
+            command_timeout_seconds: settings.defaultTimeoutSeconds,
+            max_output_bytes: settings.maxOutputBytes,
+            session_timeout_seconds: config.sessionTimeoutSeconds,
+            max_chat_message_chars: MAX_CHAT_MESSAGE_CHARS,
+          },
+          deprecation: { sunset: config.sunset },
+        }),
+      );
+    },
+    mountPublic(router) {
+      // Set before auth, so the 401 of a deprecated route announces the deprecation too.
+      router.use([...LEGACY_WEB_PATHS], deprecationHeaders(deprecation));
+      router.use(createOperatorRouter({ operatorToken: config.operatorToken, approvals }));
+      if (staticDir !== undefined) {
+        router.use(createStaticUiRouter(staticDir));
+        router.use(createDocsRouter(path.join(path.dirname(staticDir), 'docs')));
+      }
+    },
+  };
+}
+
+/** The chat's planner is `terminal_plan` itself: same policy, same ledger, same approvals. It never executes. */
+function commandPlanner(plans: PlanService): CommandPlanner {
+  return {
+    async plan(sessionId, command) {
+      const plan = await plans.plan({ sessionId, command });
+      return {
+        command: plan.command,
+        planId: plan.id,
+        status: plan.status,
+        verdict: plan.decision.verdict,
+        risk: plan.decision.risk,
+        requiresApproval: plan.decision.verdict === 'approval_required',
+        reasons: plan.decision.reasons,
+      };
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { DEFAULT_POLICY_SETTINGS, parsePolicyDocument } from '../../../src/application/policy/policy-document';
+import { PolicyFileInvalid } from '../../../src/domain/policy/policy-errors';
+
+function failure(text: string, format: 'json' | 'yaml'): PolicyFileInvalid {
+  try {
+    parsePolicyDocument(text, format);
+  } catch (error) {
+    if (error instanceof PolicyFileInvalid) return error;
+    throw error;
+  }
+  throw new Error('expected the policy file to be rejected');
+}
+
+describe('policy document', () => {
+  it('defaults to inspect mode, no network and the built-in commands', () => {
+    expect(DEFAULT_POLICY_SETTINGS).toEqual({
+      mode: 'inspect',
+      allowNetwork: false,
+      extraReadOnlyCommands: [],
+      deniedCommands: [],
+      approvalCommands: [],
+    });
+    expect(Object.isFrozen(DEFAULT_POLICY_SETTINGS)).toBe(true);
+  });
+
+  it('parses a JSON policy file', () => {
+    const settings = parsePolicyDocument(
+      JSON.stringify({ mode: 'confirm', allow_network: true, commands: { read_only: ['jq'], require_approval: ['tree'], deny: ['find'] } }),
+      'json',
+    );
+    expect(settings).toEqual({
+      mode: 'confirm',
+      allowNetwork: true,
+      extraReadOnlyCommands: ['jq'],
+      approvalCommands: ['tree'],
+      deniedCommands: ['find'],
+    });
+  });
+
+  it('parses a YAML policy file', () => {
+    const settings = parsePolicyDocument('mode: trusted\ncommands:\n  read_only:\n    - jq\n    - yq\n  deny: [make]\n', 'yaml');
+    expect(settings).toEqual({
+      mode: 'trusted',
+      allowNetwork: false,
+      extraReadOnlyCommands: ['jq', 'yq'],
+      approvalCommands: [],
+      deniedCommands: ['make'],
+    });
+  });
+
+  it('keeps the base settings for everything the file does not mention', () => {
+    const base = { ...DEFAULT_POLICY_SETTINGS, mode: 'confirm' as const, allowNetwork: true, deniedCommands: ['rm'] };
+    expect(parsePolicyDocument('{}', 'json', base)).toEqual(base);
+    expect(parsePolicyDocument('commands: { deny: [mv] }', 'yaml', base).deniedCommands).toEqual(['rm', 'mv']);
+  });
+
+  it.each([
+    ['{"mode":"yolo"}', 'json', 'mode', /^policy file field "mode" is invalid: /],
+    ['allow_network: "yes"', 'yaml', 'allow_network', /expected boolean/],
+    ['{"modes":"inspect"}', 'json', 'modes', /^policy file field "modes" is invalid: unknown key$/],
+    ['commands:\n  write: [rm]', 'yaml', 'commands.write', /unknown key/],
+    ['commands:\n  read_only: [jq, 3]', 'yaml', 'commands.read_only[1]', /expected string/],
+    ['- mode', 'yaml', '(root)', /expected object/],
+  ] as const)('rejects %j naming the field %s', (text, format, field, message) => {
+    const error = failure(text, format);
+    expect(error.details).toEqual({ field });
+    expect(error.message).toMatch(message);
+    expect(error.code).toBe('policy_file_invalid');
+  });
+
+  it('reports syntax errors of each format', () => {
+    expect(failure('{"mode": ', 'json').message).toMatch(/^policy file is not valid JSON: /);
+    expect(failure('mode: [unclosed', 'yaml').message).toMatch(/^policy file is not valid YAML: /);
+  });
+
+  it.each([
+    ['read_only: [bash]', 'commands.read_only[0]', 'bash is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only'],
+    ['read_only: [jq, Python3]', 'commands.read_only[1]', 'Python3 is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only'],
+    ['read_only: [curl]', 'commands.read_only[0]', 'curl is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only'],
+    ['read_only: [sudo]', 'commands.read_only[0]', 'sudo is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only'],
+    ['read_only: [rm]', 'commands.read_only[0]', 'rm has its own built-in rule and cannot be made read-only'],
+    ['read_only: [npm]', 'commands.read_only[0]', 'npm has its own built-in rule and cannot be made read-only'],
+    ['read_only: [git]', 'commands.read_only[0]', 'git has its own built-in rule and cannot be made read-only'],
+    ['require_approval: [sh]', 'commands.require_approval[0]', 'sh is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be approved'],
+    ['require_approval: [xargs]', 'commands.require_approval[0]', 'xargs is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be approved'],
+    ['read_only: [/usr/bin/jq]', 'commands.read_only[0]', '"/usr/bin/jq" is not a plain command name (letters, digits, \'.\', \'_\', \'+\', \'-\'; no paths)'],
+    ['deny: ["a b"]', 'commands.deny[0]', '"a b" is not a plain command name (letters, digits, \'.\', \'_\', \'+\', \'-\'; no paths)'],
+    ['read_only: [jq]\n  deny: [jq]', 'commands.read_only[0]', 'jq cannot be both read-only and denied'],
+  ])('keeps the hard floor: rejects commands: { %s }', (commands, field, reason) => {
+    const error = failure(`commands:\n  ${commands}\n`, 'yaml');
+    expect(error.message).toBe(`policy file field "${field}" is invalid: ${reason}`);
+    expect(error.details).toEqual({ field });
+  });
+
+  it('accepts tightening the built-in commands', () => {
+    const settings = parsePolicyDocument('commands:\n  read_only: [cat]\n  require_approval: [rm, git, ls]\n  deny: [bash, find]\n', 'yaml');
+    expect(settings.approvalCommands).toEqual(['rm', 'git', 'ls']);
+    expect(settings.deniedCommands).toEqual(['bash', 'find']);
+  });
+});

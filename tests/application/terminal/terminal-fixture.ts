@@ -1,0 +1,175 @@
+import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
+import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
+import { SessionRegistry } from '../../../src/application/sessions/session-registry';
+import { ApprovalService } from '../../../src/application/terminal/approval-service';
+import { CommandControl } from '../../../src/application/terminal/command-control';
+import { ExecutionService } from '../../../src/application/terminal/execution-service';
+import { PlanService } from '../../../src/application/terminal/plan-service';
+import { ReceiptRecorder } from '../../../src/application/terminal/receipt-recorder';
+import { SecretRedactor } from '../../../src/application/terminal/secret-redactor';
+import { SessionLedgers } from '../../../src/application/terminal/session-ledger';
+import { SessionOverview } from '../../../src/application/terminal/session-overview';
+import type { TerminalSettings } from '../../../src/application/terminal/terminal-settings';
+import type { TerminalToolkit } from '../../../src/application/terminal/terminal-toolkit';
+import { terminalTools } from '../../../src/application/terminal/terminal-tools';
+import { ToolCatalog, type CallToolResult } from '../../../src/application/tools/tool-catalog';
+import type { ToolDefinition } from '../../../src/application/tools/tool-definition';
+import { silentLogger } from '../../../src/application/logging/logger';
+import { NodeWorkspaceFS } from '../../../src/adapters/fs/node-workspace-fs';
+import { NodePathInspector } from '../../../src/adapters/policy/node-path-inspector';
+import { ChildProcessSessionFactory } from '../../../src/adapters/process/child-process-session-factory';
+import { HmacReceiptSigner } from '../../../src/adapters/receipts/hmac-receipt-signer';
+import type { PolicyMode } from '../../../src/domain/policy/policy-types';
+import type { ApprovalChannel } from '../../../src/domain/terminal/approval-types';
+import type { ReceiptAuditLog } from '../../../src/domain/terminal/receipt-audit-log';
+import { constants as osConstants } from 'node:os';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { makeTempWorkspace } from '../../support/workspace';
+
+export const RECEIPT_KEY = 'test-receipt-key-0123456789abcdef';
+
+export interface FixtureOptions {
+  mode?: PolicyMode;
+  channel?: ApprovalChannel;
+  approvalTtlSeconds?: number;
+  defaultTimeoutSeconds?: number;
+  maxOutputBytes?: number;
+  secrets?: string[];
+  auditLog?: ReceiptAuditLog;
+}
+
+/**
+ * The terminal application layer wired as the composition root wires it, with the real policy engine, real child
+ * processes and a real temporary workspace. Only the approval clock is adjustable (`advance`).
+ */
+export class TerminalFixture {
+  readonly workspace = makeTempWorkspace('term-mcp-terminal-');
+  readonly root = this.workspace.root;
+  readonly signer = new HmacReceiptSigner(RECEIPT_KEY);
+  readonly registry: SessionRegistry;
+  readonly ledgers = new SessionLedgers();
+  readonly approvals: ApprovalService;
+  readonly plans: PlanService;
+  readonly execution: ExecutionService;
+  readonly control: CommandControl;
+  readonly sessions: SessionOverview;
+  readonly settings: TerminalSettings;
+  readonly tools: readonly ToolDefinition[];
+  readonly catalog: ToolCatalog;
+  private clockOffsetMs = 0;
+  readonly now = (): number => Date.now() + this.clockOffsetMs;
+
+  constructor(options: FixtureOptions = {}) {
+    const mode = options.mode ?? 'inspect';
+    this.settings = {
+      mode,
+      approvalChannel: options.channel ?? 'client',
+      defaultTimeoutSeconds: options.defaultTimeoutSeconds ?? 10,
+      maxTimeoutSeconds: 60,
+      maxOutputBytes: options.maxOutputBytes ?? 1_048_576,
+      maxProcessesPerSession: 1,
+      approvalTtlSeconds: options.approvalTtlSeconds ?? 600,
+    };
+    const policy = new DefaultPolicyEngine(new NodePathInspector(this.root), { ...DEFAULT_POLICY_SETTINGS, mode });
+    const workspace = new NodeWorkspaceFS({ root: this.root, maxReadBytes: 1_048_576 });
+    const redactor = new SecretRedactor(options.secrets ?? []);
+    this.registry = new SessionRegistry({
+      factory: new ChildProcessSessionFactory({ killGraceMs: 200, outputSettleMs: 50 }),
+      maxSessions: 5,
+      idleTimeoutMs: 3_600_000,
+      newId: randomUUID,
+    });
+    this.approvals = new ApprovalService({
+      registry: this.registry,
+      ledgers: this.ledgers,
+      channel: this.settings.approvalChannel,
+      ttlSeconds: this.settings.approvalTtlSeconds,
+      now: this.now,
+      newApprovalId: () => `apr_${randomBytes(24).toString('base64url')}`,
+    });
+    this.plans = new PlanService({
+      registry: this.registry,
+      policy,
+      workspace,
+      ledgers: this.ledgers,
+      approvals: this.approvals,
+      settings: this.settings,
+      now: this.now,
+      newPlanId: randomUUID,
+    });
+    const recorder = new ReceiptRecorder({
+      signer: this.signer,
+      redactor,
+      auditLog: options.auditLog,
+      logger: silentLogger,
+      signalNumber,
+      newReceiptId: randomUUID,
+    });
+    this.execution = new ExecutionService({
+      registry: this.registry,
+      policy,
+      workspace,
+      ledgers: this.ledgers,
+      plans: this.plans,
+      approvals: this.approvals,
+      recorder,
+    });
+    this.control = new CommandControl({ registry: this.registry, ledgers: this.ledgers, redactor });
+    this.sessions = new SessionOverview({ registry: this.registry, ledgers: this.ledgers, redactor });
+    const kit: TerminalToolkit = {
+      settings: this.settings,
+      plans: this.plans,
+      approvals: this.approvals,
+      execution: this.execution,
+      control: this.control,
+      sessions: this.sessions,
+      signalNumber,
+    };
+    this.tools = terminalTools(kit);
+    this.catalog = new ToolCatalog(this.tools);
+  }
+
+  tool(name: string): ToolDefinition {
+    const tool = this.tools.find((candidate) => candidate.name === name);
+    if (!tool) throw new Error(`no tool ${name}`);
+    return tool;
+  }
+
+  /** Moves the approval clock forward. */
+  advance(ms: number): void {
+    this.clockOffsetMs += ms;
+  }
+
+  /** Calls a tool through the real catalog; structured results are checked against the tool's output schema (as a client does). */
+  async call(name: string, args: Record<string, unknown>, options: { principal?: string; signal?: AbortSignal } = {}): Promise<CallToolResult> {
+    const result = await this.catalog.call(name, args, {
+      signal: options.signal ?? new AbortController().signal,
+      era: 'modern',
+      principal: options.principal,
+    });
+    if (!result.isError || isReceipt(result.structuredContent)) {
+      this.tool(name).output.parse(result.structuredContent);
+    }
+    return result;
+  }
+
+  /** Calls a tool and returns its structured content, failing the test when the call reports an error. */
+  async ok(name: string, args: Record<string, unknown>, options: { principal?: string } = {}): Promise<Record<string, unknown>> {
+    const result = await this.call(name, args, options);
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
+    return result.structuredContent;
+  }
+
+  async dispose(): Promise<void> {
+    await this.registry.closeAll();
+    this.workspace.remove();
+  }
+}
+
+function isReceipt(value: Record<string, unknown>): boolean {
+  return typeof value.signature === 'string';
+}
+
+export function signalNumber(name: string): number | null {
+  return (osConstants.signals as Record<string, number | undefined>)[name] ?? null;
+}

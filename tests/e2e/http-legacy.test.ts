@@ -1,0 +1,224 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  ACCEPT_BOTH,
+  INITIALIZE,
+  TOKEN,
+  legacyHeaders,
+  openLegacySession,
+  post,
+  read,
+  startTestServer,
+  type TestServer,
+} from './http-harness';
+
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
+
+/** 2025-11-25 over Streamable HTTP: initialize mints an Mcp-Session-Id that every later message must carry. */
+describe('HTTP legacy era (2025-11-25)', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  describe('official SDK client (default legacy negotiation)', () => {
+    let client: Client;
+    let transport: StreamableHTTPClientTransport;
+
+    beforeEach(async () => {
+      client = new Client({ name: 'term-mcp-http-tests', version: '1.0.0' });
+      transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: AUTH } });
+      await client.connect(transport);
+    });
+
+    afterEach(async () => {
+      await client.close();
+    });
+
+    it('completes the handshake on a minted session', () => {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      expect(client.getProtocolEra()).toBe('legacy');
+      expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    });
+
+    it('lists tools, prompts and resources in the session', async () => {
+      expect(Array.isArray((await client.listTools()).tools)).toBe(true);
+      expect(Array.isArray((await client.listPrompts()).prompts)).toBe(true);
+      expect(Array.isArray((await client.listResources()).resources)).toBe(true);
+    });
+
+    it('gets -32602 for a tools/call of an unknown tool', async () => {
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    });
+
+    it('calls the first listed tool and gets a CallToolResult back', async () => {
+      const [first] = (await client.listTools()).tools;
+      expect(first).toBeDefined();
+
+      const result = await client.callTool({ name: first?.name ?? '', arguments: {} });
+
+      expect(Array.isArray(result.content)).toBe(true);
+      expect(typeof result.isError).toBe('boolean');
+    });
+
+    it('terminates the session with DELETE, after which its id is unknown', async () => {
+      const sessionId = transport.sessionId ?? '';
+
+      await transport.terminateSession();
+
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(sessionId));
+      expect(reply.status).toBe(404);
+      expect(reply.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Session not found: initialize a new session' } });
+    });
+  });
+
+  describe('raw requests', () => {
+    it('mints a new random session id of visible ASCII on each initialize', async () => {
+      const first = await post(server.url, INITIALIZE, { ...AUTH, Accept: ACCEPT_BOTH });
+      const second = await post(server.url, INITIALIZE, { ...AUTH, Accept: ACCEPT_BOTH });
+
+      expect(first.status).toBe(200);
+      expect(first.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(first.json).toMatchObject({ id: 'init', result: { protocolVersion: '2025-11-25' } });
+      expect(first.headers.get('mcp-session-id')).toMatch(/^[\x21-\x7e]{43}$/);
+      expect(second.headers.get('mcp-session-id')).not.toBe(first.headers.get('mcp-session-id'));
+    });
+
+    it('answers a failed initialize with 400 and mints no session', async () => {
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: {} } }, { ...AUTH, Accept: ACCEPT_BOTH });
+
+      expect(reply.status).toBe(400);
+      expect(reply.json?.error).toMatchObject({ code: -32602 });
+      expect(reply.headers.get('mcp-session-id')).toBeNull();
+    });
+
+    it('refuses an initialize whose Accept lacks text/event-stream with 406', async () => {
+      const reply = await post(server.url, INITIALIZE, { ...AUTH, Accept: 'application/json' });
+
+      expect(reply.status).toBe(406);
+      expect(reply.headers.get('mcp-session-id')).toBeNull();
+    });
+
+    it('serves requests in a session that carries its id and negotiated version', async () => {
+      const sessionId = await openLegacySession(server.url);
+
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, legacyHeaders(sessionId));
+
+      expect(reply.status).toBe(200);
+      expect(reply.json).toMatchObject({ id: 2, result: { tools: expect.any(Array) } });
+      expect(reply.json?.result).not.toHaveProperty('resultType');
+    });
+
+    it('refuses notifications/initialized without Mcp-Session-Id with 400 -32600', async () => {
+      const reply = await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...AUTH, Accept: ACCEPT_BOTH, 'MCP-Protocol-Version': '2025-11-25' });
+
+      expect(reply.status).toBe(400);
+      expect(reply.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Mcp-Session-Id header is required: send initialize first' } });
+    });
+
+    it('answers a request with neither modern _meta nor a session id with 400 -32602', async () => {
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { ...AUTH, Accept: ACCEPT_BOTH });
+
+      expect(reply.status).toBe(400);
+      expect(reply.json).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringContaining('io.modelcontextprotocol/protocolVersion') } });
+    });
+
+    it('answers ping without a session', async () => {
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 4, method: 'ping' }, { ...AUTH, Accept: ACCEPT_BOTH });
+
+      expect(reply.status).toBe(200);
+      expect(reply.json).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+    });
+
+    it('refuses a session request without MCP-Protocol-Version with 400', async () => {
+      const sessionId = await openLegacySession(server.url);
+      const { 'MCP-Protocol-Version': _omitted, ...headers } = legacyHeaders(sessionId);
+
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, headers);
+
+      expect(reply.status).toBe(400);
+      expect(reply.json).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'MCP-Protocol-Version header must be the negotiated version 2025-11-25' } });
+    });
+
+    it('refuses a session request whose MCP-Protocol-Version is not the negotiated one with 400', async () => {
+      const sessionId = await openLegacySession(server.url);
+
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, { ...legacyHeaders(sessionId), 'MCP-Protocol-Version': '2025-06-18' });
+
+      expect(reply.status).toBe(400);
+    });
+
+    it('answers an unknown session id with 404', async () => {
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, legacyHeaders('no-such-session'));
+
+      expect(reply.status).toBe(404);
+      expect(reply.json?.error).toEqual({ code: -32600, message: 'Session not found: initialize a new session' });
+    });
+
+    it('answers JSON-RPC errors inside a session with HTTP 200', async () => {
+      const sessionId = await openLegacySession(server.url);
+
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 8, method: 'no/such/method' }, legacyHeaders(sessionId));
+
+      expect(reply.status).toBe(200);
+      expect(reply.json).toMatchObject({ id: 8, error: { code: -32601 } });
+    });
+
+    it('acknowledges notifications in a session with an empty 202', async () => {
+      const sessionId = await openLegacySession(server.url);
+
+      const reply = await post(server.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 42 } }, legacyHeaders(sessionId));
+
+      expect(reply.status).toBe(202);
+      expect(reply.text).toBe('');
+    });
+
+    it('ends a session with DELETE (200), after which the id gets 404 for POST and DELETE', async () => {
+      const sessionId = await openLegacySession(server.url);
+
+      const deleted = await read(await fetch(server.url, { method: 'DELETE', headers: legacyHeaders(sessionId) }));
+      const after = await post(server.url, { jsonrpc: '2.0', id: 9, method: 'tools/list' }, legacyHeaders(sessionId));
+      const again = await read(await fetch(server.url, { method: 'DELETE', headers: legacyHeaders(sessionId) }));
+
+      expect(deleted.status).toBe(200);
+      expect(after.status).toBe(404);
+      expect(again.status).toBe(404);
+    });
+
+    it('refuses DELETE without Mcp-Session-Id with 400', async () => {
+      const reply = await read(await fetch(server.url, { method: 'DELETE', headers: AUTH }));
+
+      expect(reply.status).toBe(400);
+      expect(reply.json?.error).toEqual({ code: -32600, message: 'Mcp-Session-Id header is required' });
+    });
+  });
+
+  describe('session cap', () => {
+    let capped: TestServer;
+
+    beforeAll(async () => {
+      capped = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2' });
+    });
+
+    afterAll(async () => {
+      await capped.stop();
+    });
+
+    it('answers initialize over TERM_MCP_MAX_LEGACY_SESSIONS with 503 -32600, and accepts again once one ends', async () => {
+      const first = await openLegacySession(capped.url);
+      await openLegacySession(capped.url);
+
+      const refused = await post(capped.url, INITIALIZE, { ...AUTH, Accept: ACCEPT_BOTH });
+      await fetch(capped.url, { method: 'DELETE', headers: legacyHeaders(first) });
+      const accepted = await post(capped.url, INITIALIZE, { ...AUTH, Accept: ACCEPT_BOTH });
+
+      expect(refused.status).toBe(503);
+      expect(refused.json).toEqual({ jsonrpc: '2.0', id: 'init', error: { code: -32600, message: 'Too many sessions: end an unused one (DELETE /mcp) or retry later' } });
+      expect(accepted.status).toBe(200);
+    });
+  });
+});
