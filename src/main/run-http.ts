@@ -1,26 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Router } from 'express';
 import type { Container } from 'inversify';
 import type { Logger } from '../application/logging/logger.js';
-import type { McpDispatcher } from '../application/mcp/dispatcher.js';
-import type { ServerInfo } from '../application/mcp/server-identity.js';
-import { createMcpHttpApp, isLoopbackHost } from '../adapters/http/index.js';
+import { isLoopbackHost } from '../adapters/http/index.js';
 import { ConfigurationError } from '../domain/errors.js';
 import type { Config } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
 import { shutdownTerminal } from './terminal-bindings.js';
+import { buildHttpApp, type HttpAppHooks } from './http-app.js';
 import { TYPES } from './types.js';
-import { mountWeb } from './web-bindings.js';
 
-export interface StartHttpOptions {
+export interface StartHttpOptions extends HttpAppHooks {
   /** Replace container bindings before anything is resolved (see `buildContainer`). */
   overrides?: ContainerOverrides;
-  /** Extra authenticated routes (share origin check, rate limit, body limit and bearer auth with /mcp). */
-  mountProtected?: (router: Router, container: Container) => void;
-  /** Extra public routes (e.g. the static web UI). */
-  mountPublic?: (router: Router, container: Container) => void;
 }
 
 export interface HttpServerHandle {
@@ -45,22 +38,7 @@ const IDLE_REAP_INTERVAL_MS = 50;
 export async function startHttpServer(config: Config, options: StartHttpOptions = {}): Promise<HttpServerHandle> {
   const effective = withBearerToken(config);
   const container = buildContainer(effective, options.overrides);
-  const logger = container.get<Logger>(TYPES.Logger);
-  const web = mountWeb(container, effective);
-  const app = createMcpHttpApp({
-    dispatcher: container.get<McpDispatcher>(TYPES.Dispatcher),
-    logger,
-    settings: effective,
-    serverInfo: container.get<ServerInfo>(TYPES.ServerInfo),
-    mountProtected: (router) => {
-      web.mountProtected(router);
-      options.mountProtected?.(router, container);
-    },
-    mountPublic: (router) => {
-      web.mountPublic(router);
-      options.mountPublic?.(router, container);
-    },
-  });
+  const app = buildHttpApp(container, effective, options);
   const server = createServer(app);
   try {
     await listen(server, effective.port, effective.host);

@@ -75,7 +75,7 @@ export class ChildProcessExecutionSession implements ExecutionSession {
       sessionId: this.id,
       launch,
       commandText,
-      environment: scrubEnvironment(this.options.serverEnv, launch.cwd),
+      environment: scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd),
       killGraceMs: this.options.killGraceMs,
       outputSettleMs: this.options.outputSettleMs,
       now: this.options.now,

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /** Fixed, trusted search path: never taken from the server, so a workspace directory can never shadow a tool. */
 export const TRUSTED_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin';
 
@@ -11,11 +13,25 @@ const INHERITED_VARIABLES = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'TMPDIR
 export function scrubEnvironment(
   serverEnv: Readonly<Record<string, string | undefined>>,
   cwd: string,
+  sessionRoot: string = cwd,
 ): Record<string, string> {
   const environment: Record<string, string> = {};
   for (const name of INHERITED_VARIABLES) {
     const value = serverEnv[name];
     if (value !== undefined) environment[name] = value;
   }
-  return { ...environment, PATH: TRUSTED_PATH, HOME: cwd, PWD: cwd, TERM_MCP_SANDBOX: '1' };
+  return { ...environment, PATH: TRUSTED_PATH, HOME: cwd, PWD: cwd, TERM_MCP_SANDBOX: '1', ...gitIsolation(sessionRoot) };
+}
+
+/**
+ * Git reads config (which can name programs: core.pager, core.fsmonitor, aliases) from the user's and the system's
+ * files and looks for repositories in parent directories. Commands see neither: only the workspace's own repository.
+ */
+function gitIsolation(sessionRoot: string): Record<string, string> {
+  return {
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CEILING_DIRECTORIES: path.dirname(sessionRoot),
+    GIT_TERMINAL_PROMPT: '0',
+  };
 }

@@ -1,3 +1,7 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { scrubEnvironment, TRUSTED_PATH } from '../../../src/adapters/process/scrubbed-environment';
 
 describe('scrubEnvironment', () => {
@@ -12,13 +16,17 @@ describe('scrubEnvironment', () => {
       HOME: '/root',
       NODE_OPTIONS: '--require evil.js',
     };
-    expect(scrubEnvironment(serverEnv, '/work/project')).toEqual({
+    expect(scrubEnvironment(serverEnv, '/work/project/src', '/work/project')).toEqual({
       LANG: 'C.UTF-8',
       TZ: 'UTC',
       PATH: TRUSTED_PATH,
-      HOME: '/work/project',
-      PWD: '/work/project',
+      HOME: '/work/project/src',
+      PWD: '/work/project/src',
       TERM_MCP_SANDBOX: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CEILING_DIRECTORIES: '/work',
+      GIT_TERMINAL_PROMPT: '0',
     });
   });
 
@@ -27,5 +35,21 @@ describe('scrubEnvironment', () => {
     const environment = scrubEnvironment(serverEnv, '/w');
     expect(environment).toMatchObject({ LC_ALL: 'C', LC_CTYPE: 'C.UTF-8', TERM: 'xterm', TMPDIR: '/var/tmp' });
     expect(Object.keys(environment)).not.toContain('LANG');
+  });
+
+  it('keeps git from finding a repository above the workspace', () => {
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'term-mcp-git-'));
+    try {
+      execFileSync('git', ['init', '-q', parent]);
+      const workspace = path.join(parent, 'ws');
+      mkdirSync(workspace);
+      const run = (env: Record<string, string>) => spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: workspace, env, encoding: 'utf8' });
+      expect(run({ PATH: TRUSTED_PATH }).status).toBe(0);
+      const isolated = run(scrubEnvironment({}, workspace, workspace));
+      expect(isolated.status).not.toBe(0);
+      expect(isolated.stderr).toMatch(/not a git repository/);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

@@ -135,6 +135,7 @@ const ATTACKS: readonly (readonly [command: string, rule: string])[] = [
   ['git diff --output=.git/config', 'protected_path'],
   ['uv run python -c 1', 'always_blocked'],
   ['npm exec -- sh -c id', 'always_blocked'],
+  ['npm exec -p pkg -- bash -c id', 'always_blocked'],
   ['tar -cf x.tar src', 'always_blocked'],
 ];
 
