@@ -61,7 +61,7 @@ describe('createTermMcp: embedding in another Node app', () => {
       method: 'tools/call',
       params: { name: 'terminal_plan', arguments: { command: 'ls' }, _meta: MODERN_META },
     });
-    const plan = (response as { result: { structuredContent: { status: string; policy: { reasons: string[] } } } }).result.structuredContent;
+    const plan = (response as unknown as { result: { structuredContent: { status: string; policy: { reasons: string[] } } } }).result.structuredContent;
     expect(plan.status).toBe('blocked');
     expect(plan.policy.reasons).toEqual(['the host application denies every command']);
   });
