@@ -12,6 +12,13 @@ import { ConfigurationError } from '../domain/errors.js';
 const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off']).transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 const seconds = z.coerce.number().positive();
 const positiveInt = z.coerce.number().int().positive();
+/** Our levels, plus the seed's Python names (DEBUG, WARNING, CRITICAL) mapped onto them. */
+const LOG_LEVEL_ALIASES: Record<string, 'info' | 'warn' | 'error'> = { debug: 'info', info: 'info', warn: 'warn', warning: 'warn', error: 'error', critical: 'error' };
+const logLevel = z
+  .string()
+  .transform((v) => v.toLowerCase())
+  .pipe(z.enum(Object.keys(LOG_LEVEL_ALIASES) as [string, ...string[]]))
+  .transform((v) => LOG_LEVEL_ALIASES[v] ?? 'info');
 const csv = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
 
 /** One row per setting: its key, the environment variable(s) that set it (first wins), an optional flag. */
@@ -21,6 +28,7 @@ const SETTINGS = {
   policyMode: { env: ['APPROVAL_MODE', 'TERM_MCP_MODE'], flag: 'mode', schema: z.enum(['inspect', 'confirm', 'trusted']).optional() },
   approvalChannel: { env: ['TERM_MCP_APPROVAL'], flag: 'approval', schema: z.enum(['client', 'operator']).default('client') },
   allowNetwork: { env: ['ALLOW_NETWORK'], schema: bool.optional() },
+  maxCommandLength: { env: ['MAX_COMMAND_LENGTH'], schema: positiveInt.max(100_000).default(1000) },
   commandTimeoutSeconds: { env: ['COMMAND_TIMEOUT'], schema: seconds.default(20) },
   maxCommandTimeoutSeconds: { env: ['TERM_MCP_MAX_COMMAND_TIMEOUT'], schema: seconds.default(600) },
   maxOutputBytes: { env: ['MAX_OUTPUT_BYTES'], schema: z.coerce.number().int().min(1024).default(1_048_576) },
@@ -32,7 +40,7 @@ const SETTINGS = {
   pageSize: { env: ['TERM_MCP_PAGE_SIZE'], schema: positiveInt.max(1000).default(100) },
   receiptKey: { env: ['TERM_MCP_RECEIPT_KEY', 'AUTH_TOKEN', 'TERM_MCP_TOKEN'], schema: z.string().min(1).optional() },
   auditLog: { env: ['AUDIT_LOG'], schema: z.string().min(1).optional() },
-  logLevel: { env: ['LOG_LEVEL'], schema: z.string().transform((v) => v.toLowerCase()).pipe(z.enum(['info', 'warn', 'error'])).default('info') },
+  logLevel: { env: ['LOG_LEVEL'], schema: logLevel.default('info') },
   // HTTP transport
   host: { env: ['HOST'], flag: 'host', schema: z.string().min(1).default('127.0.0.1') },
   port: { env: ['PORT'], flag: 'port', schema: z.coerce.number().int().min(0).max(65535).default(8000) },
@@ -51,6 +59,14 @@ const SETTINGS = {
   // Legacy web adapter
   sunset: { env: ['TERM_MCP_SUNSET'], schema: z.string().min(1).default('Fri, 27 Aug 2027 00:00:00 GMT') },
   deprecationLink: { env: ['TERM_MCP_DEPRECATION_LINK'], schema: z.string().min(1).default('/docs/compatibility.md') },
+  // Seed settings accepted for compatibility that change nothing here (see SEED_SETTINGS_WITHOUT_EFFECT)
+  seedDebug: { env: ['DEBUG'], schema: bool.optional() },
+  seedMcpVersion: { env: ['MCP_VERSION'], schema: z.string().min(1).optional() },
+  seedLogFile: { env: ['LOG_FILE'], schema: z.string().min(1).optional() },
+  seedLogMaxBytes: { env: ['LOG_MAX_BYTES'], schema: positiveInt.optional() },
+  seedLogBackupCount: { env: ['LOG_BACKUP_COUNT'], schema: z.coerce.number().int().min(0).optional() },
+  seedSecretKey: { env: ['SECRET_KEY'], schema: z.string().optional() },
+  seedJwtSecret: { env: ['JWT_SECRET'], schema: z.string().optional() },
   // Optional DeepSeek planning chat
   deepseekApiKey: { env: ['DEEPSEEK_API_KEY'], schema: z.string().min(1).optional() },
   deepseekBaseUrl: { env: ['DEEPSEEK_BASE_URL'], schema: z.url().default('https://api.deepseek.com') },
@@ -62,6 +78,21 @@ const SETTINGS = {
 } as const;
 
 type Settings = typeof SETTINGS;
+
+/**
+ * The seed's settings that term-mcp accepts (and validates) so an existing .env keeps working, but that have no
+ * effect here; start-up logs a warning naming each one that is set.
+ */
+const SEED_SETTINGS_WITHOUT_EFFECT = Object.freeze({
+  seedDebug: { name: 'DEBUG', reason: 'there is no Flask debug server; diagnostics are JSON lines on stderr' },
+  seedMcpVersion: { name: 'MCP_VERSION', reason: 'protocol versions are negotiated per request (2026-07-28) or by initialize (2025-11-25)' },
+  seedLogFile: { name: 'LOG_FILE', reason: 'diagnostics go to stderr; redirect it to keep a file' },
+  seedLogMaxBytes: { name: 'LOG_MAX_BYTES', reason: 'diagnostics go to stderr; rotate with your process manager' },
+  seedLogBackupCount: { name: 'LOG_BACKUP_COUNT', reason: 'diagnostics go to stderr; rotate with your process manager' },
+  seedSecretKey: { name: 'SECRET_KEY', reason: 'no cookie sessions exist' },
+  seedJwtSecret: { name: 'JWT_SECRET', reason: 'use TERM_MCP_JWT_SECRET with TERM_MCP_JWT_ISSUER and TERM_MCP_JWT_AUDIENCE' },
+} satisfies Partial<Record<keyof Settings, { name: string; reason: string }>>);
+
 export type Config = Readonly<{ [K in keyof Settings]: z.output<Settings[K]['schema']> }>;
 export type ConfigFlags = Readonly<Record<string, string | undefined>>;
 
@@ -97,4 +128,11 @@ function resolveWorkspaceRoot(value: string, cwd: string): string {
   if (!existsSync(absolute)) throw new ConfigurationError(`WORKSPACE_ROOT: does not exist: ${value}`, { setting: 'WORKSPACE_ROOT' });
   if (!statSync(absolute).isDirectory()) throw new ConfigurationError(`WORKSPACE_ROOT: is not a directory: ${value}`, { setting: 'WORKSPACE_ROOT' });
   return realpathSync(absolute);
+}
+
+/** The seed-only settings that are set, each with why it has no effect. */
+export function seedSettingsWithoutEffect(config: Config): Array<{ name: string; reason: string }> {
+  return Object.entries(SEED_SETTINGS_WITHOUT_EFFECT)
+    .filter(([key]) => config[key as keyof Config] !== undefined)
+    .map(([, setting]) => setting);
 }

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
 import { shutdownTerminal } from './terminal-bindings.js';
 import { buildHttpApp, type HttpAppHooks } from './http-app.js';
+import { warnAboutSeedSettings } from './seed-settings-warning.js';
 import { TYPES } from './types.js';
 
 export interface StartHttpOptions extends HttpAppHooks {
@@ -67,6 +68,7 @@ export async function startHttpServer(config: Config, options: StartHttpOptions 
 export async function runHttp(config: Config): Promise<number> {
   const server = await startHttpServer(config);
   const logger = server.container.get<Logger>(TYPES.Logger);
+  warnAboutSeedSettings(logger, config);
   logger.info('term-mcp http listening', { url: server.url, workspace: config.workspaceRoot });
   const signal = await firstSignal(['SIGTERM', 'SIGINT']);
   logger.info('stopping', { signal });

@@ -3,6 +3,7 @@ import type { McpDispatcher } from '../application/mcp/dispatcher.js';
 import { serveStdio } from '../adapters/stdio/stdio-server.js';
 import type { Config } from './config.js';
 import { buildContainer } from './container.js';
+import { warnAboutSeedSettings } from './seed-settings-warning.js';
 import { shutdownTerminal } from './terminal-bindings.js';
 import { TYPES } from './types.js';
 
@@ -18,6 +19,7 @@ export async function runStdio(config: Config): Promise<number> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  warnAboutSeedSettings(logger, config);
   logger.info('term-mcp stdio ready', { workspace: config.workspaceRoot });
   await serveStdio({ input: process.stdin, output: process.stdout, handler: dispatcher, logger });
   await shutdownTerminal(container);

@@ -55,7 +55,7 @@ export function bindTerminal(container: Container, config: Config): void {
   container.bind<PathInspector>(TYPES.PathInspector).toDynamicValue(() => new NodePathInspector(config.workspaceRoot));
   container
     .bind<PolicyEngine>(TYPES.PolicyEngine)
-    .toDynamicValue((ctx) => new DefaultPolicyEngine(ctx.get<PathInspector>(TYPES.PathInspector), ctx.get<PolicySettings>(TYPES.PolicySettings)));
+    .toDynamicValue((ctx) => new DefaultPolicyEngine(ctx.get<PathInspector>(TYPES.PathInspector), ctx.get<PolicySettings>(TYPES.PolicySettings), config.maxCommandLength));
   container
     .bind<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory)
     .toDynamicValue(() => new ChildProcessSessionFactory({ maxProcessesPerSession: config.maxProcessesPerSession }));

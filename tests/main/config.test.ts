@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../src/domain/errors';
-import { loadConfig } from '../../src/main/config';
+import { loadConfig, seedSettingsWithoutEffect } from '../../src/main/config';
 import { makeTempWorkspace } from '../support/workspace';
 
 describe('loadConfig', () => {
@@ -65,5 +65,30 @@ describe('loadConfig', () => {
     const file = path.join(workspace.root, 'file.txt');
     writeFileSync(file, 'x');
     expect(() => loadConfig({ WORKSPACE_ROOT: file })).toThrow(/WORKSPACE_ROOT: is not a directory/);
+  });
+
+  test('accepts every seed setting: the used ones take effect, the others are named as having none', () => {
+    const config = loadConfig({
+      WORKSPACE_ROOT: workspace.root,
+      MAX_COMMAND_LENGTH: '200',
+      LOG_LEVEL: 'WARNING',
+      DEBUG: 'true',
+      MCP_VERSION: '2026-07-28',
+      LOG_FILE: 'logs/term.log',
+      LOG_MAX_BYTES: '10485760',
+      LOG_BACKUP_COUNT: '5',
+      SECRET_KEY: 'legacy',
+      JWT_SECRET: 'legacy',
+    });
+    expect(config.maxCommandLength).toBe(200);
+    expect(config.logLevel).toBe('warn');
+    expect(seedSettingsWithoutEffect(config).map((setting) => setting.name)).toEqual([
+      'DEBUG', 'MCP_VERSION', 'LOG_FILE', 'LOG_MAX_BYTES', 'LOG_BACKUP_COUNT', 'SECRET_KEY', 'JWT_SECRET',
+    ]);
+    expect(seedSettingsWithoutEffect(loadConfig({ WORKSPACE_ROOT: workspace.root }))).toEqual([]);
+  });
+
+  test.each([['DEBUG', 'perhaps'], ['LOG_MAX_BYTES', '-3'], ['LOG_LEVEL', 'LOUD'], ['MAX_COMMAND_LENGTH', '0']])('still validates the seed setting %s=%s', (name, value) => {
+    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, [name]: value })).toThrow(new RegExp(`^${name}`));
   });
 });

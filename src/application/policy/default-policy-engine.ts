@@ -10,8 +10,8 @@ import { deny, higherRisk, riskSeverity, verdictSeverity, type Judgement } from 
 import type { ParsedCommandLine } from './shell-ast.js';
 import { parseShellCommand } from './shell-parser.js';
 
-/** Seed limit (policy.py hard-codes 1000), counted in characters. */
-const MAX_COMMAND_CHARACTERS = 1000;
+/** Seed limit (policy.py hard-codes 1000; MAX_COMMAND_LENGTH documents it), counted in characters. */
+export const DEFAULT_MAX_COMMAND_CHARACTERS = 1000;
 /**
  * Control, format (zero-width, bidi overrides), surrogate, private-use and separator characters, and every space
  * but U+0020: they hide or disguise text from the person approving it, or change how the shell splits it.
@@ -29,6 +29,7 @@ export class DefaultPolicyEngine implements PolicyEngine {
   constructor(
     private readonly inspector: PathInspector,
     settings: PolicySettings = DEFAULT_POLICY_SETTINGS,
+    private readonly maxCommandCharacters: number = DEFAULT_MAX_COMMAND_CHARACTERS,
   ) {
     const violation = findFloorViolation(settings);
     if (violation) throw new ConfigurationError(`policy settings ${violation.list}[${violation.index}]: ${violation.message}`);
@@ -37,7 +38,7 @@ export class DefaultPolicyEngine implements PolicyEngine {
 
   evaluate(request: PolicyRequest): PolicyDecision {
     const command = request.command;
-    const early = checkCommandText(command);
+    const early = checkCommandText(command, this.maxCommandCharacters);
     if (early) return decide([{ text: typeof command === 'string' ? command : '', ...early }], null, command, []);
     let parsed: ParsedCommandLine;
     try {
@@ -51,10 +52,10 @@ export class DefaultPolicyEngine implements PolicyEngine {
   }
 }
 
-function checkCommandText(command: unknown): Judgement | null {
+function checkCommandText(command: unknown, maxCharacters: number): Judgement | null {
   if (typeof command !== 'string' || command.length === 0) return deny('empty_command', 'command must be a non-empty string');
-  if ([...command].length > MAX_COMMAND_CHARACTERS) {
-    return deny('command_too_long', `command exceeds the ${MAX_COMMAND_CHARACTERS} character limit`);
+  if ([...command].length > maxCharacters) {
+    return deny('command_too_long', `command exceeds the ${maxCharacters} character limit`);
   }
   if (HIDDEN_CHARACTERS.test(command.replace(/[ \t\n]/g, ''))) {
     return deny('control_characters', 'command contains control or invisible characters');

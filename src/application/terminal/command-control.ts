@@ -77,6 +77,9 @@ export class CommandControl {
     if (request.waitSeconds > 0 && !this.hasNews(command, request)) {
       await waitForNews(session, command, request.waitSeconds, request.signal);
     }
+    // A read that reports the end also means the receipt exists: a caller may ask terminal_receipt next.
+    const receipt = ledger.pendingReceipt(command.id);
+    if (receipt && !isLive(command.outcome())) await settledWithin(receipt, RECEIPT_SETTLE_MS);
     const plan = ledger.planOfCommand(command.id);
     const { redactor } = this.options;
     const chunk = (stream: OutputStream, offset: number): OutputChunk => {
@@ -145,6 +148,22 @@ export class CommandControl {
     const latest = session.commands().at(-1);
     if (!latest) throw new NoCommandYet(session.id);
     return latest;
+  }
+}
+
+/** How long a read that saw the end waits for the receipt (the process group is being reaped meanwhile). */
+const RECEIPT_SETTLE_MS = 3000;
+
+/** Waits for the promise to settle, at most `ms`; never throws. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise.then(() => undefined, () => undefined), deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1,5 +1,7 @@
 import type { PolicyMode } from '../../../src/domain/policy/policy-types';
-import { PolicyWorkspace } from './policy-workspace';
+import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
+import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
+import { InstalledToolsInspector, PolicyWorkspace } from './policy-workspace';
 
 /**
  * Hostile command lines a model could send. None may ever be allowed, in any mode; the table states the rule
@@ -218,6 +220,12 @@ describe('policy engine: hostile command lines', () => {
     expect(workspace.evaluate('> out.txt').reasons).toEqual(['command must contain an executable']);
     expect(workspace.evaluate(`echo ${'x'.repeat(996)}`).reasons).toEqual(['command exceeds the 1000 character limit']);
     expect(workspace.evaluate(`echo ${'x'.repeat(995)}`).verdict).toBe('allow');
+  });
+
+  it('honours a configured command length limit (MAX_COMMAND_LENGTH)', () => {
+    const engine = new DefaultPolicyEngine(new InstalledToolsInspector(workspace.root), DEFAULT_POLICY_SETTINGS, 20);
+    expect(engine.evaluate({ command: `echo ${'x'.repeat(16)}`, cwd: workspace.root }).reasons).toEqual(['command exceeds the 20 character limit']);
+    expect(engine.evaluate({ command: `echo ${'x'.repeat(15)}`, cwd: workspace.root }).verdict).toBe('allow');
   });
 
   it('denies unknown and missing commands with the seed reasons', () => {

@@ -18,7 +18,7 @@ const INSTALLED = new Set([
   'tee', 'ln', 'chmod', 'cargo', 'go', 'make', 'npm', 'pnpm', 'pytest', 'ruff', 'uv', 'yarn', 'sleep', 'jq', 'htop',
 ]);
 
-class InstalledToolsInspector implements PathInspector {
+export class InstalledToolsInspector implements PathInspector {
   private readonly real: NodePathInspector;
 
   constructor(root: string) {
