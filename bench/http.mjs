@@ -1,0 +1,139 @@
+// HTTP throughput: autocannon against term-mcp (`term-mcp http`), the official SDK server (bench/sdk-server.mjs) and
+// the bare node:http echo (the ceiling). Each target runs in its own child process on a free 127.0.0.1 port and gets
+// the same load: the same connections, duration and byte-identical modern-era (2026-07-28, stateless) requests with
+// `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers and the bearer token.
+//
+//   node bench/http.mjs [--duration 3] [--rounds 3] [--connections 10]
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import {
+  assertBuilt,
+  fixed,
+  isMain,
+  makeTempDir,
+  median,
+  modernHeaders,
+  modernRequest,
+  postModern,
+  removeDir,
+  startHttpTarget,
+  stopChild,
+  summarize,
+  table,
+  toolResult,
+} from './support.mjs';
+import { writeToolCatalog } from './in-process.mjs';
+
+export const HTTP_DEFAULTS = { durationSeconds: 3, rounds: 3, warmupSeconds: 1, connections: 10 };
+const TARGETS = ['echo', 'sdk', 'term-mcp'];
+
+/** One autocannon run; latencies come from every response's own timing (autocannon's histogram rounds to 1 ms). */
+async function load(url, method, params, { durationSeconds, connections }) {
+  const latencies = [];
+  const instance = autocannon({
+    url,
+    method: 'POST',
+    connections,
+    duration: durationSeconds,
+    headers: modernHeaders(method, params.name),
+    body: JSON.stringify(modernRequest(1, method, params)),
+  });
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+  });
+  const result = await instance;
+  return { requestsPerSecond: result.requests.total / durationSeconds, latencies, total: result.requests.total, failed: result.non2xx + result.errors + result.timeouts };
+}
+
+/** The tools/call every target answers: `terminal_plan {command:"pwd"}` in one execution session made for it. */
+async function prepareCall(target) {
+  if (target.kind === 'echo') return { name: 'terminal_plan', arguments: { command: 'pwd', session_id: 'bench' } };
+  const first = toolResult(await postModern(target.url, 'setup', 'tools/call', { name: 'terminal_plan', arguments: { command: 'pwd' } }), 'terminal_plan');
+  return { name: 'terminal_plan', arguments: { command: 'pwd', session_id: first.session_id } };
+}
+
+async function checkAnswers(target, method, params) {
+  const answer = await postModern(target.url, 'check', method, params);
+  if (answer.error) throw new Error(`${target.kind} ${method}: ${answer.error.code} ${answer.error.message}`);
+  if (method === 'tools/call' && target.kind !== 'echo') toolResult(answer, `${target.kind} ${method}`);
+}
+
+/**
+ * All targets run at once (idle while not measured) and are measured in turn, round after round, so a change in
+ * the machine's load hits every target alike. Requests/s is the median of the rounds; latencies are pooled.
+ */
+export async function runHttpBench(options = {}) {
+  assertBuilt();
+  const settings = { ...HTTP_DEFAULTS, ...options };
+  const scratch = makeTempDir('term-mcp-bench-http-');
+  const targets = [];
+  try {
+    const workspace = path.join(scratch, 'workspace');
+    mkdirSync(workspace);
+    const catalogFile = await writeToolCatalog(path.join(scratch, 'catalog.json'), workspace);
+    for (const kind of settings.targets ?? TARGETS) targets.push(await startHttpTarget(kind, workspace, { CATALOG_FILE: catalogFile }));
+    const cases = [];
+    for (const target of targets) {
+      const call = await prepareCall(target);
+      for (const [method, params] of [['tools/list', {}], ['tools/call', call]]) {
+        await checkAnswers(target, method, params);
+        await load(target.url, method, params, { ...settings, durationSeconds: settings.warmupSeconds });
+        cases.push({ target, method, params, rounds: [] });
+      }
+    }
+    for (let round = 0; round < settings.rounds; round += 1) {
+      for (const item of cases) item.rounds.push(await load(item.target.url, item.method, item.params, settings));
+    }
+    const results = cases.map(({ target, method, rounds }) => {
+      const stats = summarize(rounds.flatMap((r) => r.latencies));
+      return {
+        target: target.kind,
+        method,
+        requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
+        roundRates: rounds.map((r) => r.requestsPerSecond),
+        p50Ms: stats.p50,
+        p99Ms: stats.p99,
+        total: rounds.reduce((sum, r) => sum + r.total, 0),
+        failed: rounds.reduce((sum, r) => sum + r.failed, 0),
+      };
+    });
+    return { settings, results };
+  } finally {
+    await Promise.all(targets.map((target) => stopChild(target.child)));
+    removeDir(scratch);
+  }
+}
+
+export function httpMarkdown({ settings, results }) {
+  const rows = results.map((r) => [
+    r.target,
+    r.method,
+    fixed(r.requestsPerSecond, 0),
+    r.roundRates.map((rate) => fixed(rate, 0)).join(' / '),
+    fixed(r.p50Ms),
+    fixed(r.p99Ms),
+    String(r.total),
+    String(r.failed),
+  ]);
+  return [
+    `autocannon, ${settings.connections} connections, ${settings.rounds} rounds of ${settings.durationSeconds} s per row (targets measured in turn ` +
+      `within each round) after a ${settings.warmupSeconds} s warm-up; modern era (2026-07-28 stateless requests with \`_meta\`, ` +
+      '`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, bearer token). requests/s is the median round; latencies are pooled.',
+    '',
+    table(['target', 'method', 'requests/s (median)', 'per round', 'p50 ms', 'p99 ms', 'requests', 'non-2xx + errors'], rows),
+  ].join('\n');
+}
+
+if (isMain(import.meta.url)) {
+  const arg = (name, fallback) => {
+    const index = process.argv.indexOf(`--${name}`);
+    return index === -1 ? fallback : Number(process.argv[index + 1]);
+  };
+  const outcome = await runHttpBench({
+    durationSeconds: arg('duration', HTTP_DEFAULTS.durationSeconds),
+    connections: arg('connections', HTTP_DEFAULTS.connections),
+    rounds: arg('rounds', HTTP_DEFAULTS.rounds),
+  });
+  console.log(httpMarkdown(outcome));
+}
