@@ -98,7 +98,8 @@ export class ChildProcessRunningCommand implements RunningCommand {
         cwd: options.launch.cwd,
         env: options.environment,
         detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        // A closed stdin is /dev/null (the seed's DEVNULL): no pipe to create and shut for most commands.
+        stdio: [options.launch.stdin === 'open' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       });
     } catch (error) {
       // Invalid arguments (a NUL byte, say) throw synchronously instead of emitting 'error'.

@@ -88,10 +88,15 @@ export class ExecutionService {
       throw new PolicyChanged(plan.id, plan.decision.verdict, decision.verdict, decision.reasons);
     }
     const command = session.start(
-      { launch: decision.launch, cwd, timeoutMs: plan.limits.timeoutSeconds * 1000, maxOutputBytes: plan.limits.maxOutputBytes },
+      {
+        launch: decision.launch,
+        cwd,
+        timeoutMs: plan.limits.timeoutSeconds * 1000,
+        maxOutputBytes: plan.limits.maxOutputBytes,
+        stdin: options.openStdin ? 'open' : 'closed',
+      },
       plan.command,
     );
-    if (!options.openStdin) command.closeInput();
     this.options.approvals.consume(plan);
     plan.status = 'running';
     plan.commandId = command.id;

@@ -11,6 +11,8 @@ export interface CommandLaunch {
   readonly timeoutMs: number;
   /** Per stream; bytes beyond it are dropped and `truncated` is set. */
   readonly maxOutputBytes: number;
+  /** `open`: stdin is a pipe for `writeInput`; `closed` (the default): the command reads end-of-file at once. */
+  readonly stdin?: 'open' | 'closed';
 }
 
 /** A slice of captured output, read from a byte offset. */

@@ -206,7 +206,7 @@ describe('ChildProcessExecutionSession', () => {
   });
 
   it('feeds written input to the command and ends it when input is closed', async () => {
-    const command = session.start(argv(['/bin/cat']), 'cat');
+    const command = session.start(argv(['/bin/cat'], { stdin: 'open' }), 'cat');
     await command.writeInput('hello\n');
     await waitFor(() => stdoutOf(command) === 'hello\n', 'cat to echo the input');
 
@@ -214,6 +214,13 @@ describe('ChildProcessExecutionSession', () => {
     await expect(command.writeInput('late\n')).rejects.toThrow(InputClosed);
     expect(await command.finished()).toMatchObject({ status: 'succeeded', exitCode: 0 });
     await expect(command.writeInput('later\n')).rejects.toThrow(CommandNotRunning);
+  });
+
+  it('gives a command end-of-file on stdin unless stdin is open, and refuses input then', async () => {
+    const command = session.start(argv(['/bin/cat']), 'cat');
+    expect(await command.finished()).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    expect(stdoutOf(command)).toBe('');
+    await expect(command.writeInput('nobody reads this\n')).rejects.toThrow(CommandNotRunning);
   });
 
   describe('environment', () => {
