@@ -84,13 +84,17 @@ export class NodeWorkspaceFS implements WorkspaceFS {
     }
   }
 
+  /**
+   * Synchronous on purpose: it sits on every plan and every execute, and two thread-pool round trips (realpath, stat)
+   * cost about a millisecond there, while the system calls themselves take microseconds.
+   */
   async resolveDirectory(directory: string | undefined): Promise<string> {
     if (directory === undefined) return this.root;
-    const resolved = await this.resolveExisting(directory);
+    const resolved = this.resolveExistingSync(directory);
     if (resolved === undefined) {
       throw new InvalidArgument(`Working directory does not exist: ${directory}`, { path: directory });
     }
-    const stats = await fsp.stat(resolved);
+    const stats = statSync(resolved);
     if (!stats.isDirectory()) {
       throw new InvalidArgument(`Working directory is not a directory: ${directory}`, { path: directory });
     }
@@ -103,9 +107,7 @@ export class NodeWorkspaceFS implements WorkspaceFS {
    * same way, so a traversal cannot probe whether a file outside exists.
    */
   private async resolveExisting(input: string): Promise<string | undefined> {
-    if (input.includes('\0')) throw new InvalidArgument('Path contains a NUL byte.', { path: input });
-    const lexical = path.resolve(this.root, input);
-    if (!isInsideRoot(this.root, lexical)) throw new PathOutsideWorkspace(input);
+    const lexical = this.lexicallyInside(input);
     let real: string;
     try {
       real = await fsp.realpath(lexical);
@@ -124,6 +126,29 @@ export class NodeWorkspaceFS implements WorkspaceFS {
       .split('/')
       .slice(0, -1)
       .some((segment) => this.skipDirectories.has(segment));
+  }
+
+  /** The absolute path of `input`, refused before any system call when it leaves the root lexically. */
+  private lexicallyInside(input: string): string {
+    if (input.includes('\0')) throw new InvalidArgument('Path contains a NUL byte.', { path: input });
+    const lexical = path.resolve(this.root, input);
+    if (!isInsideRoot(this.root, lexical)) throw new PathOutsideWorkspace(input);
+    return lexical;
+  }
+
+  /** `resolveExisting` without the thread pool (same checks, same errors). */
+  private resolveExistingSync(input: string): string | undefined {
+    const lexical = this.lexicallyInside(input);
+    let real: string;
+    try {
+      real = realpathSync.native(lexical);
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw translateOpenError(error, input);
+    }
+    if (!isInsideRoot(this.root, real)) throw new PathOutsideWorkspace(input);
+    return real;
   }
 
   /** Refuses directories, FIFOs, devices and sockets before opening them: opening a device can have side effects. */
