@@ -61,6 +61,8 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Express {
 
   const app = express();
   app.disable('x-powered-by');
+  // JSON-RPC answers to POSTs are never revalidated; Express would otherwise hash every body (26 KB for tools/list).
+  app.disable('etag');
   // One proxy hop at most: `true` would trust a client-supplied X-Forwarded-For and let it pick its rate-limit key.
   app.set('trust proxy', settings.trustProxy ? 1 : false);
 
