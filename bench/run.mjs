@@ -81,7 +81,7 @@ const NOTES = [
     'that JS work slower than it is in the throughput benchmarks. Spawning itself is slow on this VM (~10 ms for `true`).',
   '**Streaming memory.** With the default cap (1 MiB per stream) the server keeps 1 MiB and drains the rest: RSS stays ' +
     'flat whatever the volume. With the cap raised to 128 MiB, memory follows the captured output, several times over: ' +
-    'the capture buffer grows by doubling up to the cap, and when the command finishes its receipt embeds the full ' +
+    'the capture buffer holds every byte up to the cap (in 64 KiB blocks), and when the command finishes its receipt embeds the full ' +
     'redacted stdout/stderr, which is redacted (new strings), canonicalized (another copy) and HMAC-signed in memory, ' +
     'and the receipt is kept in the session (up to 50 receipts). That also blocks the event loop for the duration, ' +
     'which shows as one slow `terminal_read`. The per-stream cap bounds it; a large cap multiplies it.',
