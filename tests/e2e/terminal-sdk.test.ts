@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { connectSdkOverStdio, type Era } from '../support/sdk-client';
+import { callTool as call, callToolOk as ok, connectSdkOverStdio, type Era } from '../support/sdk-client';
 import { makeTempWorkspace } from '../support/workspace';
 
 /**
@@ -14,22 +14,8 @@ const TOOL_ORDER = [
   'terminal_cancel', 'terminal_receipt', 'terminal_read', 'terminal_input', 'terminal_session_close', 'terminal_sessions',
 ];
 
-interface ToolResult {
-  isError?: boolean;
-  structuredContent?: unknown;
-  content: Array<{ type: string; text?: string }>;
-}
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: Record<string, unknown> }> {
-  const result = (await client.callTool({ name, arguments: args })) as ToolResult;
-  return { isError: result.isError === true, data: result.structuredContent as Record<string, unknown> };
-}
 
-async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const { isError, data } = await call(client, name, args);
-  if (isError) throw new Error(`${name} failed: ${JSON.stringify(data)}`);
-  return data;
-}
 
 describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the official SDK (%s era)', (era) => {
   describe('inspect mode', () => {

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { connectSdkOverStdio, type Era } from '../support/sdk-client';
+import { callTool as call, callToolOk as ok, connectSdkOverStdio, type Era } from '../support/sdk-client';
 import { makeTempWorkspace } from '../support/workspace';
 
 /**
@@ -7,16 +7,7 @@ import { makeTempWorkspace } from '../support/workspace';
  * blocked plans cannot be approved, running plans cannot be retried, a timeout ends in `timed_out`, pause/resume
  * with nothing to act on answer false, and interactive input reaches a running command.
  */
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: Record<string, unknown> }> {
-  const result = await client.callTool({ name, arguments: args });
-  return { isError: result.isError === true, data: result.structuredContent as Record<string, unknown> };
-}
 
-async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const { isError, data } = await call(client, name, args);
-  if (isError) throw new Error(`${name} failed: ${JSON.stringify(data)}`);
-  return data;
-}
 
 describe.each<Era>(['legacy', 'modern'])('plan transitions through the official SDK client (%s era)', (era) => {
   let workspace: ReturnType<typeof makeTempWorkspace>;

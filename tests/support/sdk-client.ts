@@ -23,3 +23,16 @@ export async function connectSdkOverStdio(era: Era, env: Record<string, string>)
   await client.connect(transport);
   return { client, stderr: () => stderr };
 }
+
+/** Calls a tool; returns whether it failed and its structured content. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: Record<string, unknown> }> {
+  const result = await client.callTool({ name, arguments: args });
+  return { isError: result.isError === true, data: result.structuredContent as Record<string, unknown> };
+}
+
+/** Calls a tool that must succeed; returns its structured content. */
+export async function callToolOk(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { isError, data } = await callTool(client, name, args);
+  if (isError) throw new Error(`${name} failed: ${JSON.stringify(data)}`);
+  return data;
+}
