@@ -14,9 +14,6 @@ const TOOL_ORDER = [
   'terminal_cancel', 'terminal_receipt', 'terminal_read', 'terminal_input', 'terminal_session_close', 'terminal_sessions',
 ];
 
-
-
-
 describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the official SDK (%s era)', (era) => {
   describe('inspect mode', () => {
     let workspace: ReturnType<typeof makeTempWorkspace>;

@@ -8,7 +8,6 @@ import { makeTempWorkspace } from '../support/workspace';
  * with nothing to act on answer false, and interactive input reaches a running command.
  */
 
-
 describe.each<Era>(['legacy', 'modern'])('plan transitions through the official SDK client (%s era)', (era) => {
   let workspace: ReturnType<typeof makeTempWorkspace>;
   let client: Client;
