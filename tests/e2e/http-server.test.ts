@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { ConfigurationError } from '../../src/domain/errors';
 import { loadConfig } from '../../src/main/config';
 import { runHttp, startHttpServer, type HttpServerHandle } from '../../src/main/run-http';
+import type { SessionRegistry } from '../../src/application/sessions/session-registry';
+import { TYPES } from '../../src/main/types';
+import { isAlive } from '../adapters/process/process-probe';
 import { makeTempWorkspace } from '../support/workspace';
 import { TOKEN, modernHeaders, modernRequest, post } from './http-harness';
 
@@ -110,6 +113,33 @@ describe('startHttpServer and runHttp', () => {
     expect(await response.json()).toEqual({ finished: true });
     await closing;
     await expect(fetch(new URL('/health', url))).rejects.toThrow();
+  });
+
+  it('close() kills running commands: a waiting terminal_execute is answered with its cancelled receipt', async () => {
+    handle = await startHttpServer(config({ TERM_MCP_TOKEN: TOKEN, APPROVAL_MODE: 'trusted' }));
+    const execution = post(
+      handle.url,
+      modernRequest('tools/call', 1, { name: 'terminal_execute', arguments: { command: 'sleep 30' } }),
+      modernHeaders('tools/call', 'terminal_execute'),
+    );
+    const registry = handle.container.get<SessionRegistry>(TYPES.SessionRegistry);
+    let pid: number | undefined;
+    for (let attempt = 0; pid === undefined && attempt < 200; attempt += 1) {
+      pid = registry.list().flatMap((session) => session.commands())[0]?.pid;
+      if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(pid).toEqual(expect.any(Number));
+    expect(isAlive(pid as number)).toBe(true);
+
+    const started = Date.now();
+    await handle.close();
+    handle = undefined;
+
+    const answer = await execution;
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ result: { isError: true, structuredContent: { status: 'cancelled' } } });
+    expect(isAlive(pid as number)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('runHttp serves until SIGTERM, then shuts down and returns 0', async () => {
