@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { modern, StdioPeer } from '../support/stdio-peer';
+import { makeTempWorkspace } from '../support/workspace';
+
+/** Pids of live (non-zombie) processes whose command line is exactly `argv`. */
+function livePidsRunning(argv: string[]): number[] {
+  const wanted = `${argv.join('\0')}\0`;
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') !== wanted) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+describe('term-mcp stdio shutdown', () => {
+  test('on stdin EOF it kills a command still running in the background and exits 0', async () => {
+    const workspace = makeTempWorkspace();
+    // A duration no other process on the machine uses, so the /proc scan finds only ours.
+    const marker = ['/usr/bin/sleep', String(3000 + (process.pid % 997))];
+    const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted' });
+    try {
+      const started = await peer.request(
+        modern('tools/call', 'bg', { name: 'terminal_execute', arguments: { command: `sleep ${marker[1]}`, wait_seconds: 0 } }),
+      );
+      expect(started.result).toMatchObject({ isError: false, structuredContent: { status: 'running' } });
+      expect(livePidsRunning(marker)).toHaveLength(1);
+
+      expect(await peer.end()).toBe(0);
+      expect(livePidsRunning(marker)).toEqual([]);
+    } finally {
+      peer.kill();
+      workspace.remove();
+    }
+  });
+});
