@@ -249,14 +249,19 @@ describe('HTTP modern era (2026-07-28)', () => {
       await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     });
 
-    it('calls the first listed tool and gets a CallToolResult back', async () => {
-      const [first] = (await client.listTools()).tools;
-      expect(first).toBeDefined();
+    it('runs a command through terminal_execute and returns its signed receipt', async () => {
+      const result = await client.callTool({ name: 'terminal_execute', arguments: { command: 'echo hello over http' } });
 
-      const result = await client.callTool({ name: first?.name ?? '', arguments: {} });
+      expect(result.isError).toBe(false);
+      expect(result.structuredContent).toMatchObject({ status: 'succeeded', exit_code: 0, stdout: 'hello over http\n' });
+      expect((result.structuredContent as { signature: string }).signature).toMatch(/^[0-9a-f]{64}$/);
+    });
 
-      expect(Array.isArray(result.content)).toBe(true);
-      expect(typeof result.isError).toBe('boolean');
+    it('returns a denied command as a blocked plan and refuses to execute it with isError', async () => {
+      const denied = await client.callTool({ name: 'terminal_execute', arguments: { command: 'cat /etc/passwd' } });
+
+      expect(denied.isError).toBe(true);
+      expect(denied.structuredContent).toMatchObject({ code: 'policy_denied', next_step: expect.any(String) });
     });
   });
 });
