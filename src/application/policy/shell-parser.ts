@@ -223,6 +223,9 @@ class ShellParser {
     while (cursor < this.src.length && isDigit(this.src[cursor])) cursor += 1;
     const hasFd = cursor > this.pos && (this.src[cursor] === '<' || this.src[cursor] === '>');
     if (!hasFd) cursor = this.pos;
+    // dash (our /bin/sh) takes only one digit as a descriptor: `cat 10>&1` runs cat on the file `10`. bash reads
+    // descriptor 10. Refuse what the two shells read differently rather than guess.
+    if (hasFd && cursor - this.pos > 1) throw this.syntaxError('a file descriptor of more than one digit is ambiguous between shells');
     const operator = REDIRECT_OPERATORS.find((candidate) => this.src.startsWith(candidate, cursor));
     if (!operator || (hasFd && operator.startsWith('&'))) return null;
     if ((operator === '<' || operator === '>') && this.src[cursor + 1] === '(') {

@@ -28,6 +28,13 @@ describe('policy engine: commands it allows', () => {
     expect(decision.launch).toEqual({ kind: 'argv', argv });
   });
 
+  it.each(['date', 'date +%Y-%m-%d', 'date -u +%s', 'date -d "next week" +%F', 'date --date=@0 -u', 'date -r README.md', 'date -I'])(
+    'allows %j: reading or formatting the date, never setting it',
+    (command) => {
+      expect(workspace.evaluate(command)).toMatchObject({ verdict: 'allow', matchedRule: 'read_only_command' });
+    },
+  );
+
   it('allows read-only git subcommands', () => {
     for (const command of ['git status', 'git log --oneline -n 5', 'git diff', 'git branch -a', 'git -C src status', 'git --no-pager show HEAD']) {
       expect(workspace.evaluate(command)).toMatchObject({ verdict: 'allow', risk: 'low', matchedRule: 'read_only_git', reasons: ['read-only git command'] });

@@ -55,9 +55,7 @@ export function judgeReadOnlyOptions(executable: string, args: readonly Word[]):
         ? deny('unsafe_option', 'sort --compress-program runs another program')
         : null;
     case 'date':
-      return options.some((option) => /^-[uR]*s/.test(option) || option.startsWith('--set'))
-        ? deny('unsafe_option', 'date --set changes the system clock')
-        : null;
+      return judgeDate(args);
     case 'md5sum':
     case 'sha256sum':
       return hasOption(options, { short: 'c', long: ['--check'] })
@@ -72,6 +70,39 @@ export function judgeReadOnlyOptions(executable: string, args: readonly Word[]):
     default:
       return null;
   }
+}
+
+/** GNU date's options that take a value (`-d STRING`, `--date STRING`), so that value is not an operand. */
+const DATE_SHORT_WITH_VALUE = 'dfrs';
+const DATE_LONG_WITH_VALUE = new Set(['--date', '--file', '--reference', '--set', '--rfc-3339']);
+
+/**
+ * GNU date sets the clock with -s/--set and with any operand that is not a `+FORMAT`
+ * (`date MMDDhhmm[[CC]YY][.ss]`), so only `+FORMAT` operands are allowed.
+ */
+function judgeDate(args: readonly Word[]): Judgement | null {
+  let expectsValue = false;
+  let endOfOptions = false;
+  for (const { value } of args) {
+    if (expectsValue) {
+      expectsValue = false;
+      continue;
+    }
+    if (!endOfOptions && value === '--') {
+      endOfOptions = true;
+    } else if (!endOfOptions && value.startsWith('--')) {
+      const name = value.split('=', 1)[0] as string;
+      if ('--set'.startsWith(name) && name.length > 2) return deny('unsafe_option', 'date --set changes the system clock');
+      expectsValue = DATE_LONG_WITH_VALUE.has(name) && !value.includes('=');
+    } else if (!endOfOptions && value.startsWith('-') && value !== '-') {
+      const valueAt = [...value.slice(1)].findIndex((letter) => DATE_SHORT_WITH_VALUE.includes(letter));
+      if (valueAt >= 0 && value[valueAt + 1] === 's') return deny('unsafe_option', 'date --set changes the system clock');
+      expectsValue = valueAt >= 0 && valueAt + 2 === value.length;
+    } else if (!value.startsWith('+')) {
+      return deny('unsafe_option', 'a date operand other than +FORMAT sets the system clock');
+    }
+  }
+  return null;
 }
 
 /**
