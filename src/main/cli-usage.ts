@@ -26,13 +26,17 @@ export function commandUsage(name: string, command: CliCommand): string {
     command.summary,
     '',
     'Flags:',
-    ...flagRows([...command.flags, { name: 'help', description: 'print this help' }]),
+    ...table([...flagColumns(command.flags), ['-h, --help', 'print this help']]),
     '',
   ].join('\n');
 }
 
 function flagRows(flags: readonly CliFlag[]): string[] {
-  return table(flags.map((flag) => [`--${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`, flag.description] as const));
+  return table(flagColumns(flags));
+}
+
+function flagColumns(flags: readonly CliFlag[]): Array<readonly [string, string]> {
+  return flags.map((flag) => [`--${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`, flag.description] as const);
 }
 
 function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
