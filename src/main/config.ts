@@ -137,17 +137,20 @@ function resolveWorkspaceRoot(value: string, cwd: string, source: string): strin
   try {
     stats = statSync(absolute);
   } catch (error) {
-    throw refuse(errorCode(error) === 'EACCES' ? 'cannot be reached (permission denied)' : 'does not exist');
+    // EACCES: a parent directory cannot be entered, so neither can the workspace.
+    throw refuse(errorCode(error) === 'EACCES' ? CANNOT_ENTER : 'does not exist');
   }
   if (!stats.isDirectory()) throw refuse('is not a directory');
   try {
     accessSync(absolute, constants.R_OK | constants.X_OK);
     opendirSync(absolute).closeSync();
   } catch {
-    throw refuse('cannot be read or entered by this user (permission denied)');
+    throw refuse(CANNOT_ENTER);
   }
   return realpathSync(absolute);
 }
+
+const CANNOT_ENTER = 'cannot be read or entered by this user (permission denied)';
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;

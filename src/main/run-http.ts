@@ -67,6 +67,7 @@ export async function startHttpServer(config: Config, options: StartHttpOptions 
     throw new ListenError(effective.host, effective.port, errorCode(error));
   }
   if (effective.token !== config.token) {
+    // withBearerToken generated it: show it now that the server can be reached with it.
     process.stderr.write(`Generated one-time TERM_MCP_TOKEN (save it before sharing this terminal): ${effective.token}\n`);
   }
   const port = (server.address() as AddressInfo).port;
@@ -100,8 +101,9 @@ export async function runHttp(config: Config): Promise<number> {
 }
 
 /**
- * The network guard and the generated token (printed by the caller once the port is bound). Without a static token or a JWT configuration a non-loopback bind
- * would expose the terminal to anyone who can reach the port, so it is refused.
+ * The network guard and the generated token (printed by the caller once the port is bound). Without a static token
+ * or a JWT configuration a non-loopback bind would expose the terminal to anyone who can reach the port, so it is
+ * refused.
  */
 function withBearerToken(config: Config): Config {
   const jwtConfigured = config.jwtSecret !== undefined || config.jwtJwks !== undefined;

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -144,19 +144,24 @@ describe('term-mcp at first contact (the built CLI)', () => {
 
     // Root ignores permission bits (and so would the commands it runs), so as root the refusal is shown for the
     // user nobody, through setpriv; the same user then starts with a readable workspace, proving the check is the cause.
-    (runningAsRoot && !setprivAvailable ? test.skip : test)('a workspace this user cannot read or enter is refused', async () => {
+    (runningAsRoot && !setprivAvailable ? test.skip : test).each([
+      ['the workspace itself', ''],
+      ['a parent of the workspace', 'inner'],
+    ])('a workspace this user cannot read or enter is refused (%s is closed)', async (_closed, inner) => {
       const asUser = runningAsRoot ? NOBODY : undefined;
+      const target = path.join(workspace.root, inner);
+      mkdirSync(target, { recursive: true, mode: 0o755 });
       chmodSync(workspace.root, runningAsRoot ? 0o700 : 0o000);
 
-      const refused = await runTermMcp(['stdio', '--workspace', workspace.root], { asUser });
+      const refused = await runTermMcp(['stdio', '--workspace', target], { asUser });
 
       expect(refused).toEqual({
         code: 2,
         stdout: '',
-        stderr: `term-mcp stdio: configuration error: --workspace: cannot be read or entered by this user (permission denied): ${workspace.root}\n`,
+        stderr: `term-mcp stdio: configuration error: --workspace: cannot be read or entered by this user (permission denied): ${target}\n`,
       });
       chmodSync(workspace.root, 0o755);
-      const started = await runTermMcp(['stdio', '--workspace', workspace.root], { asUser, endStdin: true });
+      const started = await runTermMcp(['stdio', '--workspace', target], { asUser, endStdin: true });
       expect(started.code).toBe(0);
       expect(started.stderr).toContain('term-mcp stdio ready');
     });
