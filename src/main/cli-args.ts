@@ -98,6 +98,12 @@ export function asksForHelp(argv: readonly string[]): boolean {
   return flags.some((token) => token === '--help' || token === '-h');
 }
 
+/** `unknown command: htpp (did you mean http?)`, with the general usage. */
+export function unknownCommandError(name: string, commandNames: readonly string[]): CliUsageError {
+  const suggestion = closestName(name, commandNames);
+  return new CliUsageError(`unknown command: ${name}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}`);
+}
+
 function unknownFlagMessage(flag: string, spec: CliArgumentSpec): string {
   const suggestion = closestName(flag.replace(/^-+/, ''), spec.flags.map((candidate) => candidate.name));
   return `unknown flag ${flag}${suggestion === undefined ? '' : ` (did you mean --${suggestion}?)`}`;

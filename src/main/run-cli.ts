@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../domain/errors.js';
-import { asksForHelp, closestName, CliUsageError, parseArguments } from './cli-args.js';
+import { asksForHelp, CliUsageError, parseArguments, unknownCommandError } from './cli-args.js';
 import { CLI_COMMANDS, DEFAULT_COMMAND, type CliCommand, type CliOutput } from './cli-commands.js';
 import { commandUsage, generalUsage } from './cli-usage.js';
 
@@ -26,10 +26,7 @@ export async function runCli(argv: readonly string[], environment: CliEnvironmen
   const { name, rest } = splitCommand(argv);
   try {
     const command = commands[name];
-    if (command === undefined) {
-      const suggestion = closestName(name, Object.keys(commands));
-      throw new CliUsageError(`unknown command: ${name}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}`);
-    }
+    if (command === undefined) throw unknownCommandError(name, Object.keys(commands));
     if (asksForHelp(rest)) {
       environment.stdout.write(commandUsage(name, command));
       return EXIT.ok;

@@ -103,3 +103,11 @@ describe('runCli', () => {
     expect(io.err()).toBe('term-mcp failing: boom\n');
   });
 });
+
+describe('runCli help <command>', () => {
+  test('an unknown topic exits 2 with a suggestion', async () => {
+    const io = capture();
+    expect(await runCli(['help', 'toke'], io.environment)).toBe(2);
+    expect(io.err().split('\n')[0]).toBe('term-mcp: unknown command: toke (did you mean token?)');
+  });
+});

@@ -1,4 +1,4 @@
-import { CliUsageError } from '../cli-args.js';
+import { unknownCommandError } from '../cli-args.js';
 import { CLI_COMMANDS, type CliContext } from '../cli-commands.js';
 import { commandUsage, generalUsage } from '../cli-usage.js';
 
@@ -10,7 +10,7 @@ export function run(context: CliContext): Promise<number> {
     return Promise.resolve(0);
   }
   const command = CLI_COMMANDS[topic];
-  if (command === undefined) throw new CliUsageError(`unknown command: ${topic}`);
+  if (command === undefined) throw unknownCommandError(topic, Object.keys(CLI_COMMANDS));
   context.stdout.write(commandUsage(topic, command));
   return Promise.resolve(0);
 }
