@@ -1,49 +1,7 @@
 #!/usr/bin/env node
-import { randomBytes } from 'node:crypto';
-import { ConfigurationError } from '../domain/errors.js';
-import { CliUsageError, parseCliArguments, USAGE } from './cli-args.js';
-import { loadConfig } from './config.js';
-import { TERM_MCP_VERSION } from './server-info.js';
-import { runStdio } from './run-stdio.js';
+import { runCli } from './run-cli.js';
 
-/** The `term-mcp` command. Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error. */
-async function main(argv: readonly string[]): Promise<number> {
-  const { command, flags } = parseCliArguments(argv);
-  switch (command) {
-    case 'version':
-      process.stdout.write(`${TERM_MCP_VERSION}\n`);
-      return 0;
-    case 'token':
-      process.stdout.write(`${randomBytes(32).toString('base64url')}\n`);
-      return 0;
-    case 'help':
-      process.stdout.write(USAGE);
-      return 0;
-    case 'stdio':
-      return runStdio(loadConfig(process.env, flags));
-    case 'http': {
-      const { runHttp } = await import('./run-http.js');
-      return runHttp(loadConfig(process.env, flags));
-    }
-    default:
-      throw new CliUsageError(`unknown command: ${command}`);
-  }
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof CliUsageError) {
-      process.stderr.write(`term-mcp: ${error.message}\n\n${USAGE}`);
-    } else if (error instanceof ConfigurationError) {
-      process.stderr.write(`term-mcp: configuration error: ${error.message}\n`);
-    } else {
-      process.stderr.write(`term-mcp: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    process.exitCode = 2;
-  },
-);
+/** The `term-mcp` executable: the process's real arguments and streams, handed to the dispatcher (run-cli.ts). */
+runCli(process.argv.slice(2), { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr }).then((code) => {
+  process.exitCode = code;
+});

@@ -1,4 +1,4 @@
-import { existsSync, statSync, realpathSync } from 'node:fs';
+import { accessSync, constants, opendirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../domain/errors.js';
@@ -99,8 +99,10 @@ export type ConfigFlags = Readonly<Record<string, string | undefined>>;
 /** Parses the configuration; throws `ConfigurationError` naming the variable (or flag) that is wrong. */
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}, cwd: string = process.cwd()): Config {
   const values: Record<string, unknown> = {};
+  let workspaceSource = 'WORKSPACE_ROOT';
   for (const [key, setting] of Object.entries(SETTINGS) as Array<[string, Settings[keyof Settings]]>) {
     const { raw, source } = pickRaw(setting, env, flags);
+    if (key === 'workspaceRoot' && source !== undefined) workspaceSource = source;
     const input = raw ?? (key === 'workspaceRoot' ? cwd : undefined);
     const parsed = setting.schema.safeParse(input === undefined || input === '' ? undefined : input);
     if (!parsed.success) {
@@ -108,7 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}, cwd:
     }
     values[key] = parsed.data;
   }
-  values.workspaceRoot = resolveWorkspaceRoot(String(values.workspaceRoot), cwd);
+  values.workspaceRoot = resolveWorkspaceRoot(String(values.workspaceRoot), cwd, workspaceSource);
   if (values.maxCommandTimeoutSeconds !== undefined && Number(values.commandTimeoutSeconds) > Number(values.maxCommandTimeoutSeconds)) {
     throw new ConfigurationError('COMMAND_TIMEOUT: must not exceed TERM_MCP_MAX_COMMAND_TIMEOUT', { setting: 'COMMAND_TIMEOUT' });
   }
@@ -123,11 +125,35 @@ function pickRaw(setting: { env: readonly string[]; flag?: string }, env: NodeJS
   return { raw: undefined, source: undefined };
 }
 
-function resolveWorkspaceRoot(value: string, cwd: string): string {
+/**
+ * The workspace must be a directory this process can list and enter: commands run there as this process's user,
+ * so a folder it cannot enter would start a server that lists nothing and whose every command fails with EACCES.
+ * (As root, permission bits do not stop it, and neither do they stop the commands.)
+ */
+function resolveWorkspaceRoot(value: string, cwd: string, source: string): string {
   const absolute = path.resolve(cwd, value);
-  if (!existsSync(absolute)) throw new ConfigurationError(`WORKSPACE_ROOT: does not exist: ${value}`, { setting: 'WORKSPACE_ROOT' });
-  if (!statSync(absolute).isDirectory()) throw new ConfigurationError(`WORKSPACE_ROOT: is not a directory: ${value}`, { setting: 'WORKSPACE_ROOT' });
+  const refuse = (problem: string): ConfigurationError => new ConfigurationError(`${source}: ${problem}: ${value}`, { setting: source });
+  let stats;
+  try {
+    stats = statSync(absolute);
+  } catch (error) {
+    // EACCES: a parent directory cannot be entered, so neither can the workspace.
+    throw refuse(errorCode(error) === 'EACCES' ? CANNOT_ENTER : 'does not exist');
+  }
+  if (!stats.isDirectory()) throw refuse('is not a directory');
+  try {
+    accessSync(absolute, constants.R_OK | constants.X_OK);
+    opendirSync(absolute).closeSync();
+  } catch {
+    throw refuse(CANNOT_ENTER);
+  }
   return realpathSync(absolute);
+}
+
+const CANNOT_ENTER = 'cannot be read or entered by this user (permission denied)';
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }
 
 /** The seed-only settings that are set, each with why it has no effect. */

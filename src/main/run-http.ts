@@ -32,9 +32,28 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** How often a closing server looks for connections whose last request was answered. */
 const IDLE_REAP_INTERVAL_MS = 50;
 
+/** HOST:PORT could not be bound (taken, privileged, or not an address of this machine). */
+export class ListenError extends Error {
+  constructor(
+    host: string,
+    port: number,
+    readonly code: string | undefined,
+  ) {
+    super(`cannot listen on ${host}:${port}: ${LISTEN_PROBLEMS[code ?? ''] ?? 'the address cannot be bound'} (${code ?? 'unknown error'}); choose another with --host/--port or HOST/PORT`);
+    this.name = 'ListenError';
+  }
+}
+
+const LISTEN_PROBLEMS: Readonly<Record<string, string>> = Object.freeze({
+  EADDRINUSE: 'the port is already in use',
+  EACCES: 'this user may not bind that port',
+  EADDRNOTAVAIL: 'the host is not an address of this machine',
+});
+
 /**
  * Builds the container and the HTTP app and listens on HOST:PORT. Refuses a non-loopback HOST without a token or
- * JWT configured. On loopback without a token it generates one and prints it to stderr once (as the seed did).
+ * JWT configured. On loopback without a token it generates one and, once the port is bound, prints it to stderr
+ * once (as the seed did): a start that fails never shows a token nobody can use.
  */
 export async function startHttpServer(config: Config, options: StartHttpOptions = {}): Promise<HttpServerHandle> {
   const effective = withBearerToken(config);
@@ -45,7 +64,11 @@ export async function startHttpServer(config: Config, options: StartHttpOptions 
     await listen(server, effective.port, effective.host);
   } catch (error) {
     await shutdownTerminal(container);
-    throw error;
+    throw new ListenError(effective.host, effective.port, errorCode(error));
+  }
+  if (effective.token !== config.token) {
+    // withBearerToken generated it: show it now that the server can be reached with it.
+    process.stderr.write(`Generated one-time TERM_MCP_TOKEN (save it before sharing this terminal): ${effective.token}\n`);
   }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${effective.host.includes(':') ? `[${effective.host}]` : effective.host}:${port}/mcp`;
@@ -78,8 +101,9 @@ export async function runHttp(config: Config): Promise<number> {
 }
 
 /**
- * The network guard and the generated token. Without a static token or a JWT configuration a non-loopback bind
- * would expose the terminal to anyone who can reach the port, so it is refused.
+ * The network guard and the generated token (printed by the caller once the port is bound). Without a static token
+ * or a JWT configuration a non-loopback bind would expose the terminal to anyone who can reach the port, so it is
+ * refused.
  */
 function withBearerToken(config: Config): Config {
   const jwtConfigured = config.jwtSecret !== undefined || config.jwtJwks !== undefined;
@@ -91,7 +115,6 @@ function withBearerToken(config: Config): Config {
     );
   }
   const token = randomBytes(32).toString('base64url');
-  process.stderr.write(`Generated one-time TERM_MCP_TOKEN (save it before sharing this terminal): ${token}\n`);
   // The generated token also signs receipts when no key was configured, as AUTH_TOKEN did in the seed.
   return Object.freeze({ ...config, token, receiptKey: config.receiptKey ?? token });
 }
@@ -108,6 +131,10 @@ function firstSignal(signals: NodeJS.Signals[]): Promise<NodeJS.Signals> {
       return listener;
     });
   });
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

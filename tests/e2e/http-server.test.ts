@@ -79,6 +79,22 @@ describe('startHttpServer and runHttp', () => {
     }
   });
 
+  it('prints no generated token when the port is taken: the start fails first', async () => {
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+
+    try {
+      await expect(startHttpServer(config({ PORT: String(port) }))).rejects.toThrow(
+        `cannot listen on 127.0.0.1:${port}: the port is already in use (EADDRINUSE)`,
+      );
+      expect(stderr.mock.calls.some(([chunk]) => String(chunk).includes('Generated'))).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+
   it('close() lets a request in flight finish, then stops accepting connections', async () => {
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => {

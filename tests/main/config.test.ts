@@ -61,6 +61,11 @@ describe('loadConfig', () => {
     expect(attempt).toThrow(new RegExp(`^${name}`));
   });
 
+  test('a workspace refusal names the flag when the flag gave it', () => {
+    const missing = path.join(workspace.root, 'missing');
+    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root }, { workspace: missing })).toThrow(`--workspace: does not exist: ${missing}`);
+  });
+
   test('a file given as WORKSPACE_ROOT is refused', () => {
     const file = path.join(workspace.root, 'file.txt');
     writeFileSync(file, 'x');

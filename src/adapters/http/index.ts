@@ -13,6 +13,7 @@ import { originGuard } from './origin-guard.js';
 import { protectedResourceMetadata } from './protected-resource-metadata.js';
 import { authFailureRateLimit, principalRateLimit } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
+import { wellKnownNotFound } from './well-known-not-found.js';
 
 export type { HttpSettings } from './http-settings.js';
 export type { McpMessageHandler } from './mcp-route.js';
@@ -44,7 +45,8 @@ export interface McpHttpAppOptions {
  *   4. origin / host guard      403 for a foreign Origin, or a non-loopback Host on a loopback bind; CORS preflight
  *   5. auth-failure rate limit  429 + Retry-After once a client address has had RATE_LIMIT_PER_MINUTE 401s
  *   6. body limit               413 over MAX_REQUEST_BYTES, 400 -32700 for invalid JSON
- *      (public)                 RFC 9728 metadata (when JWTs are accepted), then `mountPublic` routes
+ *      (public)                 RFC 9728 metadata (when JWTs are accepted); 404 for every other `.well-known`
+ *                               path (never 401: no OAuth discovery exists); then `mountPublic` routes
  *   7. bearer auth              401 + WWW-Authenticate; sets res.locals.principal
  *   8. principal rate limit     429 + Retry-After, RATE_LIMIT_PER_MINUTE per authenticated principal
  *   9. MCP routes               POST/DELETE /mcp (405 otherwise), then `mountProtected` routes
@@ -74,6 +76,7 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Express {
   app.use(authFailureRateLimit(limits));
   app.use(bodyLimit(settings.maxRequestBytes));
   if (jwt) app.use(protectedResourceMetadata({ issuer: jwt.issuer, publicUrl: settings.publicUrl }));
+  app.use(wellKnownNotFound());
   if (options.mountPublic) app.use(routerFrom(options.mountPublic));
   app.use(bearerAuth({ staticToken: settings.token, jwt, publicUrl: settings.publicUrl }));
   app.use(principalRateLimit(limits));

@@ -1,0 +1,93 @@
+import type { CliFlag, ParsedArguments } from './cli-args.js';
+
+/** Where a command writes. Usage errors and diagnostics go to stderr: for `stdio`, stdout is the protocol. */
+export interface CliOutput {
+  write(text: string): unknown;
+}
+
+/** What the CLI hands a command: the process's surroundings, its own argv, and that argv already checked. */
+export interface CliContext {
+  /** The command's name as typed (`stdio`, `receipt`...). */
+  readonly name: string;
+  /** The arguments after the command name, as given. */
+  readonly argv: readonly string[];
+  /** `argv` parsed against the command's table entry (unknown flags were refused before the module loaded). */
+  readonly args: ParsedArguments;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly stdout: CliOutput;
+  readonly stderr: CliOutput;
+}
+
+/** A command's module, imported only when that command runs. Resolves with the exit code. */
+export interface CliCommandModule {
+  run(context: CliContext): Promise<number>;
+}
+
+/**
+ * One row of the command table. To add a command, add a row: its usage line, its flags, and a lazy import of the
+ * module that runs it. The dispatcher refuses unknown flags and extra positionals, and answers `--help`, before the
+ * module is even loaded; the module checks what its positionals mean (throw `CliUsageError(message, name)`).
+ */
+export interface CliCommand {
+  /** One line for the command list of `term-mcp --help`. */
+  readonly summary: string;
+  /** What follows the name in the usage line, e.g. `validate|show|redact <file> [--structure-only]`. */
+  readonly synopsis: string;
+  readonly flags: readonly CliFlag[];
+  /** Most positional arguments accepted (default 0). */
+  readonly maxPositionals?: number;
+  load(): Promise<CliCommandModule>;
+}
+
+/** The flags both servers take; each overrides an environment variable (docs/configuration.md). */
+const SERVER_FLAGS: readonly CliFlag[] = [
+  { name: 'workspace', value: 'DIR', description: 'WORKSPACE_ROOT: the folder commands run in (default: the current directory)' },
+  { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: inspect (default, read-only) | confirm | trusted' },
+  { name: 'policy', value: 'FILE', description: 'TERM_MCP_POLICY: a JSON or YAML policy file' },
+  { name: 'approval', value: 'CHANNEL', description: 'TERM_MCP_APPROVAL: client (default) | operator' },
+];
+
+const HTTP_FLAGS: readonly CliFlag[] = [
+  ...SERVER_FLAGS,
+  { name: 'host', value: 'HOST', description: 'HOST: the address to bind (default 127.0.0.1)' },
+  { name: 'port', value: 'PORT', description: 'PORT: the port to bind (default 8000)' },
+];
+
+/** Every `term-mcp` command, in the order `--help` lists them. `stdio` runs when no command is given. */
+export const CLI_COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze({
+  stdio: {
+    summary: 'MCP over STDIO (newline-delimited JSON-RPC); the default',
+    synopsis: '[flags]',
+    flags: SERVER_FLAGS,
+    load: () => import('./commands/stdio-command.js'),
+  },
+  http: {
+    summary: 'MCP over Streamable HTTP at POST /mcp (plus the web UI)',
+    synopsis: '[flags]',
+    flags: HTTP_FLAGS,
+    load: () => import('./commands/http-command.js'),
+  },
+  token: {
+    summary: 'print a fresh random bearer token',
+    synopsis: '',
+    flags: [],
+    load: () => import('./commands/token-command.js'),
+  },
+  version: {
+    summary: 'print the version (also --version, -v)',
+    synopsis: '',
+    flags: [],
+    load: () => import('./commands/version-command.js'),
+  },
+  help: {
+    summary: 'print this help, or one command\'s (also --help, -h, and <command> --help)',
+    synopsis: '[command]',
+    flags: [],
+    maxPositionals: 1,
+    load: () => import('./commands/help-command.js'),
+  },
+});
+
+/** The command run when the first argument is a flag or there is none. */
+export const DEFAULT_COMMAND = 'stdio';

@@ -1,0 +1,45 @@
+import type { CliFlag } from './cli-args.js';
+import { CLI_COMMANDS, DEFAULT_COMMAND, type CliCommand } from './cli-commands.js';
+
+/** `term-mcp --help`: every command of the table, then the flags of the default command. */
+export function generalUsage(commands: Readonly<Record<string, CliCommand>> = CLI_COMMANDS): string {
+  const rows = Object.entries(commands).map(([name, command]) => [`${name} ${command.synopsis}`.trim(), command.summary] as const);
+  const defaultCommand = commands[DEFAULT_COMMAND];
+  return [
+    'Usage: term-mcp [command] [flags]',
+    '',
+    'Commands:',
+    ...table(rows),
+    '',
+    ...(defaultCommand && defaultCommand.flags.length > 0 ? [`Flags of ${DEFAULT_COMMAND} (each sets the environment variable it names; see docs/configuration.md):`, ...flagRows(defaultCommand.flags), ''] : []),
+    'Run `term-mcp <command> --help` for the flags of any command.',
+    'The default mode is inspect (read-only); choose another with --mode or APPROVAL_MODE.',
+    '',
+  ].join('\n');
+}
+
+/** `term-mcp <name> --help`: the command's usage line, summary and flags. */
+export function commandUsage(name: string, command: CliCommand): string {
+  return [
+    `Usage: term-mcp ${`${name} ${command.synopsis}`.trim()}`,
+    '',
+    command.summary,
+    '',
+    'Flags:',
+    ...table([...flagColumns(command.flags), ['-h, --help', 'print this help']]),
+    '',
+  ].join('\n');
+}
+
+function flagRows(flags: readonly CliFlag[]): string[] {
+  return table(flagColumns(flags));
+}
+
+function flagColumns(flags: readonly CliFlag[]): Array<readonly [string, string]> {
+  return flags.map((flag) => [`--${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`, flag.description] as const);
+}
+
+function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
+}
