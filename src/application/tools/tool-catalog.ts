@@ -67,10 +67,19 @@ function describeTool(tool: ToolDefinition): ToolDescriptor {
     title: tool.title,
     description: tool.description,
     inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>,
-    // Every tool can refuse, so every declared output also accepts the refusal shape (tool-refusal.ts).
-    outputSchema: z.toJSONSchema(declaredOutputSchema(tool.output), { io: 'output' }) as Record<string, unknown>,
+    outputSchema: outputJsonSchema(tool.output),
     annotations: { title: tool.title, ...tool.annotations },
   };
+}
+
+/**
+ * Every tool can refuse, so every declared output also accepts the refusal shape (tool-refusal.ts). `$schema` is left
+ * out: 2020-12 is the default dialect of MCP schemas anyway, and validators built on a default ajv instance (sdk 1.12
+ * clients, among others) refuse to compile a schema naming the 2020-12 meta-schema, then skip the check and warn.
+ */
+function outputJsonSchema(output: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(declaredOutputSchema(output), { io: 'output' }) as Record<string, unknown>;
+  return schema;
 }
 
 /**
