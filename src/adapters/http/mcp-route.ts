@@ -154,7 +154,11 @@ function statusOf(response: JsonRpcResponse): number {
   return 400;
 }
 
-/** A response goes out as JSON; a notification or client response is acknowledged with an empty 202. */
+/**
+ * A response goes out as JSON. A notification or client response is acknowledged with an empty 202, and so is a
+ * request the client cancelled with `notifications/cancelled` while it ran: the dispatcher sends no response for it
+ * (2025-11-25 cancellation: SHOULD NOT respond), and the SDK clients accept a 202 to any POST without complaint.
+ */
 function reply(res: Response, response: JsonRpcResponse | undefined, status: (response: JsonRpcResponse) => number): void {
   if (res.writableEnded || res.destroyed) return;
   if (response === undefined) {
