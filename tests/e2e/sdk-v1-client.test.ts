@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { livePidsRunning, pollUntil } from '../support/live-processes';
 import { connectV1Client, type V1Connection, type V1Transport } from '../support/sdk-v1-client';
 
 /**
@@ -86,6 +87,32 @@ describe.each<V1Transport>(['stdio', 'http'])('@modelcontextprotocol/sdk 1.32.2 
 
   test('an unknown tool is a JSON-RPC error, the one failure that is not a tool result', async () => {
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  test('cancelling a waiting terminal_execute (AbortSignal) kills the command, sends no late answer, keeps the receipt', async () => {
+    const marker = ['/usr/bin/sleep', String(7000 + (transport === 'http' ? 1000 : 0) + (process.pid % 997))];
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    const plan = (await call('terminal_plan', { command: `sleep ${marker[1]}` })).data;
+    await call('terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
+    const abort = new AbortController();
+
+    const execution = client.callTool({ name: 'terminal_execute', arguments: { session_id: plan.session_id, plan_id: plan.id } }, undefined, { signal: abort.signal, timeout: 120_000 });
+    const settled = execution.then(() => 'answered', () => 'rejected');
+    await pollUntil(() => livePidsRunning(marker).length === 1, 'the command to start');
+    abort.abort('the user changed their mind');
+
+    expect(await settled).toBe('rejected');
+    await pollUntil(() => livePidsRunning(marker).length === 0, 'the command to be killed');
+    let receipt: Record<string, unknown> = {};
+    await pollUntil(async () => {
+      receipt = (await call('terminal_receipt', { session_id: plan.session_id, plan_id: plan.id })).data;
+      return receipt.status === 'cancelled';
+    }, 'the cancelled receipt');
+    expect(receipt).toMatchObject({ status: 'cancelled', plan_id: plan.id });
+    // A late answer to the cancelled request would surface here as "Received a response for an unknown message ID".
+    await client.listTools();
+    expect(errors.map((error) => error.message)).toEqual([]);
   });
 
   test('resources: list and read a workspace file', async () => {
