@@ -10,7 +10,11 @@ export const toolRefusalSchema = z.object({
   code: z.string().describe('Stable machine code of the refusal, e.g. policy_denied.'),
   message: z.string().describe('What went wrong, for a human or a model.'),
   next_step: z.string().nullable().describe('What to do about it; null when there is nothing to do.'),
-  details: z.record(z.string(), z.unknown()).describe('Structured facts about the refusal (fields depend on code).'),
+  // `additionalProperties: true` says "a free-form object" outright (schema linters flag the `{}` zod writes by default).
+  details: z
+    .record(z.string(), z.unknown())
+    .meta({ additionalProperties: true })
+    .describe('Structured facts about the refusal (fields depend on code).'),
 });
 
 export type ToolRefusal = z.infer<typeof toolRefusalSchema>;
