@@ -65,7 +65,7 @@ describe('cancellation over STDIO (raw JSON-RPC)', () => {
     await call('last', 'terminal_sessions', {});
     expect(peer.messages.filter((message: JsonRpcMessage) => message.id === 'exec')).toEqual([]);
     expect(peer.strayStdout).toEqual([]);
-  });
+  }, 90_000);
 });
 
 describe('cancellation over HTTP (legacy session, raw requests)', () => {
@@ -103,7 +103,7 @@ describe('cancellation over HTTP (legacy session, raw requests)', () => {
     expect({ status: answer.status, body: answer.text }).toEqual({ status: 202, body: '' });
     await pollUntil(() => livePidsRunning(marker).length === 0, 'the command to be killed');
     expect(await call('receipt', 'terminal_receipt', { session_id: plan.session_id, plan_id: plan.id })).toMatchObject({ status: 'cancelled', plan_id: plan.id });
-  });
+  }, 90_000);
 
   test('a notifications/cancelled for a request that already finished changes nothing', async () => {
     const sessionId = await openLegacySession(server.url);

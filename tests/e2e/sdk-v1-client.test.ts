@@ -113,7 +113,7 @@ describe.each<V1Transport>(['stdio', 'http'])('@modelcontextprotocol/sdk 1.32.2 
     // A late answer to the cancelled request would surface here as "Received a response for an unknown message ID".
     await client.listTools();
     expect(errors.map((error) => error.message)).toEqual([]);
-  });
+  }, 90_000);
 
   test('resources: list and read a workspace file', async () => {
     const { resources } = await client.listResources();
