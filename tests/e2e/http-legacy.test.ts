@@ -139,14 +139,50 @@ describe('HTTP legacy era (2025-11-25)', () => {
       expect(reply.json).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
     });
 
-    it('refuses a session request without MCP-Protocol-Version with 400', async () => {
+    it('serves a session request without MCP-Protocol-Version in the negotiated version (2025-11-25 transports: SHOULD)', async () => {
       const sessionId = await openLegacySession(server.url);
       const { 'MCP-Protocol-Version': _omitted, ...headers } = legacyHeaders(sessionId);
 
       const reply = await post(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, headers);
 
+      expect(reply.status).toBe(200);
+      expect(reply.json).toMatchObject({ id: 5, result: { tools: expect.any(Array) } });
+    });
+
+    it('completes a handshake whose notifications/initialized carries no MCP-Protocol-Version (a 2025-03-26 client)', async () => {
+      const init = await post(server.url, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-03-26' } }, { ...AUTH, Accept: ACCEPT_BOTH });
+      const sessionId = init.headers.get('mcp-session-id') ?? '';
+      expect(init.json).toMatchObject({ result: { protocolVersion: '2025-03-26' } });
+      const bare = { ...AUTH, Accept: ACCEPT_BOTH, 'Mcp-Session-Id': sessionId };
+
+      const notified = await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, bare);
+      const listed = await post(server.url, { jsonrpc: '2.0', id: 9, method: 'tools/list' }, bare);
+
+      expect(notified.status).toBe(202);
+      expect(listed.status).toBe(200);
+      expect(listed.json).toMatchObject({ id: 9, result: { tools: expect.any(Array) } });
+    });
+
+    it('refuses a session request whose MCP-Protocol-Version is invalid with 400', async () => {
+      const sessionId = await openLegacySession(server.url);
+
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, { ...legacyHeaders(sessionId), 'MCP-Protocol-Version': 'garbage' });
+
       expect(reply.status).toBe(400);
-      expect(reply.json).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'MCP-Protocol-Version header must be the negotiated version 2025-11-25' } });
+      expect(reply.json).toEqual({
+        jsonrpc: '2.0',
+        id: 5,
+        error: { code: -32600, message: "Unsupported MCP-Protocol-Version header 'garbage': this session negotiated 2025-11-25 (send it, or omit the header)" },
+      });
+    });
+
+    it('refuses a session request whose MCP-Protocol-Version is unsupported with 400', async () => {
+      const sessionId = await openLegacySession(server.url);
+
+      const reply = await post(server.url, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, { ...legacyHeaders(sessionId), 'MCP-Protocol-Version': '2024-11-05' });
+
+      expect(reply.status).toBe(400);
+      expect(reply.json).toMatchObject({ id: 6, error: { code: -32600 } });
     });
 
     it('refuses a session request whose MCP-Protocol-Version is not the negotiated one with 400', async () => {

@@ -1,24 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { livePidsRunning } from '../support/live-processes';
 import { modern, StdioPeer } from '../support/stdio-peer';
 import { makeTempWorkspace } from '../support/workspace';
-
-/** Pids of live (non-zombie) processes whose command line is exactly `argv`. */
-function livePidsRunning(argv: string[]): number[] {
-  const wanted = `${argv.join('\0')}\0`;
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') !== wanted) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
-}
 
 describe('term-mcp stdio shutdown', () => {
   test('on stdin EOF it kills a command still running in the background and exits 0', async () => {

@@ -67,6 +67,19 @@ export function acceptsJsonAndEventStream(accept: string | undefined): boolean {
   return covers('application/json') && covers('text/event-stream');
 }
 
+/**
+ * 2025-11-25 transports, `MCP-Protocol-Version` inside a legacy session: a client MUST send the negotiated version,
+ * but when the header is absent and the server knows the version another way (the session negotiated it), the server
+ * SHOULD use that. 2025-03-26 clients (`@modelcontextprotocol/sdk` 1.12) never send it. Only an invalid value or one
+ * this session does not speak is refused (400). Returns the problem, or undefined when the request may proceed.
+ */
+export function legacySessionVersionProblem(header: string | string[] | undefined, negotiated: string): string | undefined {
+  if (header === undefined) return undefined;
+  const value = single(header);
+  if (value === negotiated) return undefined;
+  return `Unsupported MCP-Protocol-Version header '${clip(value ?? '')}': this session negotiated ${negotiated} (send it, or omit the header)`;
+}
+
 /** Decodes a `=?base64?…?=` header value; plain values come back as they are; malformed ones as undefined. */
 export function decodeMcpHeaderValue(value: string): string | undefined {
   const match = BASE64_VALUE.exec(value);

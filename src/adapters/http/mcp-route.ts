@@ -7,7 +7,7 @@ import { ERROR_CODES } from '../../domain/protocol/versions.js';
 import { principalOf } from './bearer-auth.js';
 import { sendJsonRpcError } from './json-rpc-reply.js';
 import type { LegacySession, LegacySessionStore } from './legacy-sessions.js';
-import { mcpHeaderGuard } from './mcp-headers.js';
+import { legacySessionVersionProblem, mcpHeaderGuard } from './mcp-headers.js';
 
 /** What the routes need from the application dispatcher (McpDispatcher satisfies it). */
 export interface McpMessageHandler {
@@ -124,10 +124,9 @@ class McpEndpoint {
       sessionNotFound(res, idOf(call.incoming));
       return;
     }
-    const negotiated = session.handshake.protocolVersion ?? '';
-    if (req.headers['mcp-protocol-version'] !== negotiated) {
-      const message = `MCP-Protocol-Version header must be the negotiated version ${negotiated}`;
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message }, idOf(call.incoming));
+    const versionProblem = legacySessionVersionProblem(req.headers['mcp-protocol-version'], session.handshake.protocolVersion ?? '');
+    if (versionProblem !== undefined) {
+      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: versionProblem }, idOf(call.incoming));
       return;
     }
     try {
@@ -155,7 +154,11 @@ function statusOf(response: JsonRpcResponse): number {
   return 400;
 }
 
-/** A response goes out as JSON; a notification or client response is acknowledged with an empty 202. */
+/**
+ * A response goes out as JSON. A notification or client response is acknowledged with an empty 202, and so is a
+ * request the client cancelled with `notifications/cancelled` while it ran: the dispatcher sends no response for it
+ * (2025-11-25 cancellation: SHOULD NOT respond), and the SDK clients accept a 202 to any POST without complaint.
+ */
 function reply(res: Response, response: JsonRpcResponse | undefined, status: (response: JsonRpcResponse) => number): void {
   if (res.writableEnded || res.destroyed) return;
   if (response === undefined) {

@@ -14,9 +14,13 @@ export class LegacyHandshake {
   }
 }
 
-/** Requests in flight on one stdio connection, so `notifications/cancelled` can abort them. */
+/**
+ * Requests in flight on one stdio connection (or one legacy HTTP session), so `notifications/cancelled` can abort
+ * them. It also remembers which ones the client cancelled: those get no response (see `end`).
+ */
 export class InFlightRequests {
   private readonly controllers = new Map<RequestId, AbortController>();
+  private readonly cancelledByClient = new Set<RequestId>();
 
   begin(id: RequestId): AbortController {
     const controller = new AbortController();
@@ -24,15 +28,21 @@ export class InFlightRequests {
     return controller;
   }
 
-  end(id: RequestId): void {
+  /** Stops tracking a finished request. True when the client cancelled it: then no response may be sent. */
+  end(id: RequestId): boolean {
     this.controllers.delete(id);
+    return this.cancelledByClient.delete(id);
   }
 
-  /** Unknown or completed ids are ignored (2026-07-28 patterns/cancellation). */
+  /** The client's `notifications/cancelled`. Unknown or completed ids are ignored (2026-07-28 patterns/cancellation). */
   cancel(id: RequestId, reason: string): void {
-    this.controllers.get(id)?.abort(new Error(reason));
+    const controller = this.controllers.get(id);
+    if (controller === undefined) return;
+    this.cancelledByClient.add(id);
+    controller.abort(new Error(reason));
   }
 
+  /** The server ends the connection or session: work stops, and answers still go out where they can. */
   cancelAll(reason: string): void {
     for (const controller of this.controllers.values()) controller.abort(new Error(reason));
   }

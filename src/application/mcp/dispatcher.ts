@@ -72,10 +72,25 @@ export class McpDispatcher {
     return 'legacy';
   }
 
-  private async handleRequest(request: JsonRpcRequest, context: DispatchContext): Promise<JsonRpcResponse> {
-    const era = McpDispatcher.eraOf(request);
+  /**
+   * Answers a request; `undefined` when the client cancelled it with `notifications/cancelled` while it ran
+   * (2025-11-25 utilities/cancellation: the receiver SHOULD NOT send a response for a cancelled request). The work
+   * itself is told through the signal: a cancelled `terminal_execute` stops its command and records its receipt.
+   */
+  private async handleRequest(request: JsonRpcRequest, context: DispatchContext): Promise<JsonRpcResponse | undefined> {
     const controller = context.inFlight?.begin(request.id);
     const signal = combineSignals(controller?.signal, context.signal);
+    let response: JsonRpcResponse | undefined;
+    try {
+      response = await this.answer(request, signal, context);
+    } finally {
+      if (context.inFlight?.end(request.id) === true) response = undefined;
+    }
+    return response;
+  }
+
+  private async answer(request: JsonRpcRequest, signal: AbortSignal, context: DispatchContext): Promise<JsonRpcResponse> {
+    const era = McpDispatcher.eraOf(request);
     try {
       const result = era === 'modern' ? await this.serveModern(request, signal, context) : await this.serveLegacy(request, signal, context);
       return { jsonrpc: '2.0', id: request.id, result };
@@ -88,8 +103,6 @@ export class McpDispatcher {
         stack: error instanceof Error ? error.stack : undefined,
       });
       return errorResponse(request.id, internalError().toJsonRpc());
-    } finally {
-      context.inFlight?.end(request.id);
     }
   }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
 import { UnknownTool } from './tool-errors.js';
+import { declaredOutputSchema, refusalText, type ToolRefusal } from './tool-refusal.js';
 
 /** The wire form of a tool (2026-07-28 server/tools `Tool`). */
 export interface ToolDescriptor {
@@ -66,16 +67,28 @@ function describeTool(tool: ToolDefinition): ToolDescriptor {
     title: tool.title,
     description: tool.description,
     inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>,
-    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Record<string, unknown>,
+    outputSchema: outputJsonSchema(tool.output),
     annotations: { title: tool.title, ...tool.annotations },
   };
 }
 
-/** The structured shape of every failed tool call: `{ code, message, next_step, details }`. */
+/**
+ * Every tool can refuse, so every declared output also accepts the refusal shape (tool-refusal.ts). `$schema` is left
+ * out: 2020-12 is the default dialect of MCP schemas anyway, and validators built on a default ajv instance (sdk 1.12
+ * clients, among others) refuse to compile a schema naming the 2020-12 meta-schema, then skip the check and warn.
+ */
+function outputJsonSchema(output: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(declaredOutputSchema(output), { io: 'output' }) as Record<string, unknown>;
+  return schema;
+}
+
+/**
+ * The result of every refused tool call: `isError: true`, structured content `{ code, message, next_step, details }`
+ * (valid for every declared output schema), and a text block naming the code, message and next step.
+ */
 export function toolErrorResult(code: string, message: string, nextStep: string | undefined, details: Record<string, unknown>): CallToolResult {
-  const structured = { code, message, next_step: nextStep ?? null, details };
-  const text = nextStep ? `${message}\nNext step: ${nextStep}` : message;
-  return { content: [{ type: 'text', text }], structuredContent: structured, isError: true };
+  const refusal: ToolRefusal = { code, message, next_step: nextStep ?? null, details };
+  return { content: [{ type: 'text', text: refusalText(refusal) }], structuredContent: { ...refusal }, isError: true };
 }
 
 function domainErrorResult(error: DomainError): CallToolResult {

@@ -20,10 +20,11 @@ export interface ToolCallContext {
 }
 
 /**
- * A tool's successful or failed-but-valid outcome. `structured` must match the tool's output schema unless
- * `isError` is set. Handlers signal failures by throwing a `DomainError`; the catalog turns it into an
- * `isError: true` result with `{ code, message, next_step, details }`. `isError` here is for results that
- * carry a full payload and still failed (a command that timed out returns its receipt with `isError: true`).
+ * A tool's successful or failed-but-valid outcome. `structured` must match the tool's `output` schema, `isError` or
+ * not (clients check every structured result against the declared schema). Handlers signal refusals by throwing a
+ * `DomainError`; the catalog turns it into an `isError: true` result with `{ code, message, next_step, details }`,
+ * a shape every declared output schema also accepts (tool-refusal.ts). `isError` here is for results that carry a
+ * full payload and still failed (a command that timed out returns its receipt with `isError: true`).
  */
 export interface ToolOutcome {
   readonly structured: Record<string, unknown>;
@@ -37,7 +38,7 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   readonly description: string;
   /** Strict zod object: unknown keys rejected. Exported as JSON Schema `inputSchema`. */
   readonly input: Input;
-  /** Exported as JSON Schema `outputSchema`. */
+  /** The success shapes (an object, or a union of objects). Exported as `outputSchema` with the refusal shape added. */
   readonly output: z.ZodType;
   readonly annotations: ToolAnnotations;
   call(args: z.infer<Input>, context: ToolCallContext): Promise<ToolOutcome>;

@@ -1,5 +1,5 @@
 import express from 'express';
-import { acceptsJsonAndEventStream, decodeMcpHeaderValue, mcpHeaderGuard } from '../../../src/adapters/http/mcp-headers';
+import { acceptsJsonAndEventStream, decodeMcpHeaderValue, legacySessionVersionProblem, mcpHeaderGuard } from '../../../src/adapters/http/mcp-headers';
 import { listen, type Listening } from './listen';
 
 const META = {
@@ -200,5 +200,33 @@ describe('decodeMcpHeaderValue', () => {
   it('refuses base64 of invalid length or invalid UTF-8', () => {
     expect(decodeMcpHeaderValue('=?base64?abc?=')).toBeUndefined();
     expect(decodeMcpHeaderValue(`=?base64?${Buffer.from([0xff, 0xfe]).toString('base64')}?=`)).toBeUndefined();
+  });
+});
+
+describe('legacySessionVersionProblem (MCP-Protocol-Version inside a legacy session)', () => {
+  it('accepts an absent header: the session negotiated the version (2025-03-26 clients send none)', () => {
+    expect(legacySessionVersionProblem(undefined, '2025-03-26')).toBeUndefined();
+    expect(legacySessionVersionProblem(undefined, '2025-11-25')).toBeUndefined();
+  });
+
+  it('accepts the negotiated version', () => {
+    expect(legacySessionVersionProblem('2025-11-25', '2025-11-25')).toBeUndefined();
+  });
+
+  it('refuses an invalid value, naming it and the negotiated version', () => {
+    expect(legacySessionVersionProblem('not-a-version', '2025-11-25')).toBe(
+      "Unsupported MCP-Protocol-Version header 'not-a-version': this session negotiated 2025-11-25 (send it, or omit the header)",
+    );
+    expect(legacySessionVersionProblem('', '2025-11-25')).toBeDefined();
+  });
+
+  it('refuses a version this server does not support, and one this session did not negotiate', () => {
+    expect(legacySessionVersionProblem('2024-11-05', '2025-11-25')).toBeDefined();
+    expect(legacySessionVersionProblem('2026-07-28', '2025-03-26')).toBeDefined();
+    expect(legacySessionVersionProblem('2025-06-18', '2025-11-25')).toBeDefined();
+  });
+
+  it('refuses a repeated header that is not exactly the negotiated version', () => {
+    expect(legacySessionVersionProblem(['2025-11-25', '2025-11-25'], '2025-11-25')).toBeDefined();
   });
 });

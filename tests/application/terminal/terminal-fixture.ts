@@ -12,7 +12,7 @@ import { SessionOverview } from '../../../src/application/terminal/session-overv
 import type { TerminalSettings } from '../../../src/application/terminal/terminal-settings';
 import type { TerminalToolkit } from '../../../src/application/terminal/terminal-toolkit';
 import { terminalTools } from '../../../src/application/terminal/terminal-tools';
-import { ToolCatalog, type CallToolResult } from '../../../src/application/tools/tool-catalog';
+import { ToolCatalog, type CallToolResult, type ToolDescriptor } from '../../../src/application/tools/tool-catalog';
 import type { ToolDefinition } from '../../../src/application/tools/tool-definition';
 import { silentLogger } from '../../../src/application/logging/logger';
 import { NodeWorkspaceFS } from '../../../src/adapters/fs/node-workspace-fs';
@@ -24,6 +24,7 @@ import type { ApprovalChannel } from '../../../src/domain/terminal/approval-type
 import type { ReceiptAuditLog } from '../../../src/domain/terminal/receipt-audit-log';
 import { constants as osConstants } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { assertConformsToOutputSchema } from '../../support/output-schema-check';
 import { makeTempWorkspace } from '../../support/workspace';
 
 export const RECEIPT_KEY = 'test-receipt-key-0123456789abcdef';
@@ -135,12 +136,22 @@ export class TerminalFixture {
     return tool;
   }
 
+  /** The tool as tools/list declares it. */
+  descriptor(name: string): ToolDescriptor {
+    const descriptor = this.catalog.list().find((candidate) => candidate.name === name);
+    if (!descriptor) throw new Error(`no tool ${name}`);
+    return descriptor;
+  }
+
   /** Moves the approval clock forward. */
   advance(ms: number): void {
     this.clockOffsetMs += ms;
   }
 
-  /** Calls a tool through the real catalog; structured results are checked against the tool's output schema (as a client does). */
+  /**
+   * Calls a tool through the real catalog. Every result, refusals included, is checked against the JSON Schema the
+   * catalog declares (as `@modelcontextprotocol/sdk` 1.x clients do); success shapes also against the zod schema.
+   */
   async call(name: string, args: Record<string, unknown>, options: { principal?: string; signal?: AbortSignal } = {}): Promise<CallToolResult> {
     const result = await this.catalog.call(name, args, {
       signal: options.signal ?? new AbortController().signal,
@@ -150,6 +161,7 @@ export class TerminalFixture {
     if (!result.isError || isReceipt(result.structuredContent)) {
       this.tool(name).output.parse(result.structuredContent);
     }
+    assertConformsToOutputSchema(this.descriptor(name), result.structuredContent);
     return result;
   }
 
