@@ -57,7 +57,21 @@ export const planSchema = z.object({
 export const receiptPolicySchema = policySummarySchema.partial({ verdict: true, matched_rule: true }).strict();
 
 const sha256Hex = z.string().regex(/^[a-f0-9]{64}$/);
-const timestamp = z.iso.datetime({ offset: true });
+/*
+ * UUIDs and timestamps are checked here and published as the seed publishes them: `format` only, no long pattern
+ * (zod's own `uuid()`/`iso.datetime()` would add ~3 KB of patterns to every tools/list).
+ */
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** RFC 3339 date-time with `Z` or an offset: JS `toISOString()` and Python `isoformat()` (microseconds, `+00:00`). */
+const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+const uuid = z
+  .string()
+  .refine((value) => UUID_TEXT.test(value), { message: 'must be a UUID' })
+  .meta({ format: 'uuid' });
+const timestamp = z
+  .string()
+  .refine((value) => RFC3339_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)), { message: 'must be an RFC 3339 date-time with a zone' })
+  .meta({ format: 'date-time' });
 
 /**
  * Receipt schema 1.0: the one source of the receipt's shape. It is the tool output schema, the JSON Schema shipped
@@ -68,11 +82,11 @@ const timestamp = z.iso.datetime({ offset: true });
 export const receiptSchema = z
   .object({
     schema_version: z.literal('1.0'),
-    id: z.uuid(),
-    plan_id: z.uuid(),
-    session_id: z.uuid(),
+    id: uuid,
+    plan_id: uuid,
+    session_id: uuid,
     // ours (signed like every other field):
-    command_id: z.uuid().optional(),
+    command_id: uuid.optional(),
     command: z.string(),
     command_sha256: sha256Hex,
     cwd: z.string(),

@@ -31,6 +31,11 @@ describe('ReceiptInspection', () => {
     expect(report.schema_valid).toBe(false);
     expect(report.signature_valid).toBe(false);
     expect(report.errors).toEqual(expect.arrayContaining([expect.stringMatching(/^exit_code: /), expect.stringMatching(/^signature: /)]));
+    expect(seed.report({ ...seedReceipt(), id: 'r-1', started_at: '2026-08-27 12:34:56', finished_at: '2026-13-01T00:00:00Z' }).errors).toEqual([
+      'id: must be a UUID',
+      'started_at: must be an RFC 3339 date-time with a zone',
+      'finished_at: must be an RFC 3339 date-time with a zone',
+    ]);
     expect(seed.report([1, 2]).errors).toEqual([expect.stringMatching(/^receipt: /)]);
     expect(seed.report(null).schema_valid).toBe(false);
   });
