@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ExecutionReceipt } from '../../src/domain/terminal/receipt-types';
 import { RECEIPT_KEY, TerminalFixture } from '../application/terminal/terminal-fixture';
 import { jsonSchemaValidator, SEED_KEY, SEED_RECEIPT_FILE, SHIPPED_SCHEMA_FILE, seedReceipt } from '../support/receipt-fixtures';
+import { StdioPeer } from '../support/stdio-peer';
 import { CLI_PATH, makeTempWorkspace } from '../support/workspace';
 
 interface Run {
@@ -100,6 +101,27 @@ describe('term-mcp receipt validate', () => {
       expect(run.status).toBe(2);
       expect(run.stderr).toContain('Usage: term-mcp');
     }
+  });
+});
+
+describe('a receipt from a real `term-mcp stdio` server', () => {
+  let peer: StdioPeer | undefined;
+
+  afterEach(async () => {
+    await peer?.end();
+    peer = undefined;
+  });
+
+  test('validates with the same key the server signed with, and not with another', async () => {
+    const key = 'stdio-receipt-key-0123456789abcdef';
+    peer = new StdioPeer({ WORKSPACE_ROOT: scratch.root, TERM_MCP_RECEIPT_KEY: key });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const answer = await peer.request({ id: 1, method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: 'echo from stdio' }, _meta: meta } }, 30_000);
+    const receipt = (answer.result as { structuredContent: Record<string, unknown> }).structuredContent;
+    expect(receipt).toMatchObject({ status: 'succeeded', stdout: 'from stdio\n' });
+    const file = write('stdio.json', receipt);
+    expect(cli(['receipt', 'validate', file], { TERM_MCP_RECEIPT_KEY: key })).toMatchObject({ status: 0, stdout: 'valid: schema 1.0, signature verified\n' });
+    expect(cli(['receipt', 'validate', file], withOurKey).status).toBe(1);
   });
 });
 
