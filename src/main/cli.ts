@@ -10,7 +10,7 @@ import { STANDALONE_COMMANDS } from './commands/standalone-commands.js';
 /** The `term-mcp` command. Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error. */
 async function main(argv: readonly string[]): Promise<number> {
   const standalone = STANDALONE_COMMANDS.get(argv[0] ?? '');
-  if (standalone) return standalone(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  if (standalone) return standalone(argv.slice(1), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
   const { command, flags } = parseCliArguments(argv);
   switch (command) {
     case 'version':

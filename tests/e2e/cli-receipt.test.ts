@@ -14,9 +14,10 @@ interface Run {
 }
 
 /** The built CLI, spawned with a clean environment (only what a test passes, never the runner's tokens). */
-function cli(args: string[], env: Record<string, string> = {}, cwd?: string): Run {
+function cli(args: string[], env: Record<string, string> = {}, input?: string): Run {
   const result = spawnSync(process.execPath, [CLI_PATH, ...args], {
-    cwd: cwd ?? scratch.root,
+    cwd: scratch.root,
+    input,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
     encoding: 'utf8',
     timeout: 30_000,
@@ -122,6 +123,20 @@ describe('a receipt from a real `term-mcp stdio` server', () => {
     const file = write('stdio.json', receipt);
     expect(cli(['receipt', 'validate', file], { TERM_MCP_RECEIPT_KEY: key })).toMatchObject({ status: 0, stdout: 'valid: schema 1.0, signature verified\n' });
     expect(cli(['receipt', 'validate', file], withOurKey).status).toBe(1);
+  });
+});
+
+describe('standard input (`-`)', () => {
+  test('redact | validate works as a pipeline', () => {
+    const redacted = cli(['receipt', 'redact', '-'], withOurKey, JSON.stringify(ours));
+    expect(redacted.status).toBe(0);
+    expect(cli(['receipt', 'validate', '-'], withOurKey, redacted.stdout)).toMatchObject({ status: 0, stdout: 'valid: schema 1.0, signature verified\n' });
+  });
+
+  test('non-JSON input exits 2', () => {
+    const run = cli(['receipt', 'validate', '-', '--structure-only'], {}, 'not json');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('standard input is not valid JSON');
   });
 });
 

@@ -1,5 +1,7 @@
 /** What a CLI command may touch: its output streams, the environment and the working directory (given by cli.ts). */
 export interface CommandIo {
+  /** Read when a command is given `-` for a file. */
+  readonly stdin: AsyncIterable<Buffer | string>;
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
   readonly env: NodeJS.ProcessEnv;

@@ -7,7 +7,7 @@ import { ReceiptNotRedactable } from '../../domain/terminal/receipt-errors.js';
 import { loadConfig } from '../config.js';
 import { CommandUsageError, EXIT, parseBooleanFlags, type CommandIo } from './command-io.js';
 
-export const RECEIPT_USAGE = `Usage: term-mcp receipt <action> <file> [flags]
+export const RECEIPT_USAGE = `Usage: term-mcp receipt <action> <file> [flags]     (<file> may be - for standard input)
 
 Actions:
   validate <file> [--structure-only] [--json]
@@ -63,7 +63,7 @@ export async function runReceiptCommand(argv: readonly string[], io: CommandIo):
 
 async function validate(argv: readonly string[], io: CommandIo): Promise<number> {
   const { file, flags } = oneFile(argv, ['structure-only', 'json']);
-  const payload = await readReceiptFile(file, io.cwd);
+  const payload = await readReceipt(file, io);
   const structureOnly = flags.has('structure-only');
   const inspection = structureOnly ? new ReceiptInspection(undefined) : inspectionWithConfiguredKey(io);
   const report = inspection.report(payload);
@@ -82,7 +82,7 @@ async function validate(argv: readonly string[], io: CommandIo): Promise<number>
 
 async function show(argv: readonly string[], io: CommandIo): Promise<number> {
   const { file, flags } = oneFile(argv, ['json']);
-  const payload = await readReceiptFile(file, io.cwd);
+  const payload = await readReceipt(file, io);
   const key = configuredKey(io);
   const inspection = new ReceiptInspection(key === undefined ? undefined : new HmacReceiptSigner(key));
   const structure = inspection.checkStructure(payload);
@@ -102,7 +102,7 @@ async function show(argv: readonly string[], io: CommandIo): Promise<number> {
 
 async function redact(argv: readonly string[], io: CommandIo): Promise<number> {
   const { file } = oneFile(argv, []);
-  const payload = await readReceiptFile(file, io.cwd);
+  const payload = await readReceipt(file, io);
   try {
     const redacted = inspectionWithConfiguredKey(io).redactForSharing(payload);
     io.stdout.write(`${JSON.stringify(redacted, null, 2)}\n`);
@@ -142,23 +142,38 @@ function oneFile(argv: readonly string[], allowedFlags: readonly string[]): { fi
   return { file, flags };
 }
 
-async function readReceiptFile(file: string, cwd: string): Promise<unknown> {
+async function readReceipt(file: string, io: CommandIo): Promise<unknown> {
+  const text = file === '-' ? await readStandardInput(io) : await readReceiptFile(file, io.cwd);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new InputProblem(`${file === '-' ? 'standard input' : file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function readStandardInput(io: CommandIo): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of io.stdin) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    size += bytes.length;
+    if (size > MAX_RECEIPT_FILE_BYTES) throw new InputProblem(`cannot read standard input: larger than ${MAX_RECEIPT_FILE_BYTES} bytes`);
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readReceiptFile(file: string, cwd: string): Promise<string> {
   const absolute = path.resolve(cwd, file);
-  let text: string;
   try {
     const info = await stat(absolute);
     if (!info.isFile()) throw new InputProblem(`cannot read ${file}: not a regular file`);
     if (info.size > MAX_RECEIPT_FILE_BYTES) throw new InputProblem(`cannot read ${file}: larger than ${MAX_RECEIPT_FILE_BYTES} bytes`);
-    text = await readFile(absolute, 'utf8');
+    return await readFile(absolute, 'utf8');
   } catch (error) {
     if (error instanceof InputProblem) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
     throw new InputProblem(`cannot read ${file}: ${reason}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new InputProblem(`${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
