@@ -196,3 +196,26 @@ describe('a server whose receipt key is the seed token', () => {
     expect(redacted.json?.receipt).toMatchObject({ sharing_redacted: true, signature: '4029b5d9709b207b2a07d989d57c60e73efea81142e00e660e8860098928d2d7' });
   });
 });
+
+describe('the receipt routes share the rate limit of the rest', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '3' });
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  test('the fourth authenticated request of the minute is 429 with Retry-After', async () => {
+    const statuses: number[] = [];
+    let last: Reply | undefined;
+    for (let index = 0; index < 4; index += 1) {
+      last = await post(`${server.origin}/receipts/validate`, { receipt: seedReceipt() }, AUTH);
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(last?.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
