@@ -80,6 +80,22 @@ export const CLI_COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze(
     flags: [],
     load: () => import('./commands/version-command.js'),
   },
+  receipt: {
+    summary: 'validate, show or redact a signed receipt file (- reads standard input)',
+    synopsis: 'validate|show|redact <file> [--structure-only] [--json]',
+    flags: [
+      { name: 'structure-only', description: 'validate: check the schema only, not the signature' },
+      { name: 'json', description: 'validate, show: print JSON' },
+    ],
+    maxPositionals: 2,
+    load: () => import('./commands/receipt-command.js'),
+  },
+  demo: {
+    summary: "list the seed's model-free demo scenarios",
+    synopsis: '[--json]',
+    flags: [{ name: 'json', description: 'print {"scenarios": [...]}' }],
+    load: () => import('./commands/demo-command.js'),
+  },
   help: {
     summary: 'print this help, or one command\'s (also --help, -h, and <command> --help)',
     synopsis: '[command]',

@@ -28,7 +28,7 @@ describe('the packed npm package', () => {
   const installed = () => path.join(project, 'node_modules', 'term-mcp');
 
   test('ships the built library, its typings, the UI and the docs, and no sources or tests', () => {
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/main/cli.js', 'static/index.html', 'static/app.js', 'docs/compatibility.md']) {
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/main/cli.js', 'static/index.html', 'static/app.js', 'docs/compatibility.md', 'schemas/receipt-1.0.json', 'LICENSE']) {
       expect(existsSync(path.join(installed(), file))).toBe(true);
     }
     expect(existsSync(path.join(installed(), 'src'))).toBe(false);

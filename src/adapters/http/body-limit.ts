@@ -14,10 +14,16 @@ interface BodyReadError {
  * - not JSON: 400 + JSON-RPC -32700 (parse error);
  * - empty: `req.body` stays undefined (the MCP route answers -32700; other routes decide for themselves).
  * Any content type is read as JSON: MCP bodies are JSON whatever a client labels them.
+ * Requests to `ownBodyPaths` are left unread: their routes read them after auth, with their own limit (receipts).
  */
-export function bodyLimit(maxBytes: number): RequestHandler {
+export function bodyLimit(maxBytes: number, ownBodyPaths: readonly string[] = []): RequestHandler {
   const readRaw = express.raw({ type: () => true, limit: maxBytes });
+  const skipped = new Set(ownBodyPaths.map(normalizePath));
   return (req, res, next) => {
+    if (skipped.has(normalizePath(req.path))) {
+      next();
+      return;
+    }
     readRaw(req, res, (error?: unknown) => {
       if (error !== undefined && error !== null) {
         const { status, type } = error as BodyReadError;
@@ -43,4 +49,9 @@ export function bodyLimit(maxBytes: number): RequestHandler {
       next();
     });
   };
+}
+
+/** Express matches routes case-insensitively and with an optional trailing slash; so does the skip list. */
+function normalizePath(requestPath: string): string {
+  return requestPath.replace(/\/+$/, '').toLowerCase();
 }

@@ -32,6 +32,8 @@ export interface McpHttpAppOptions {
   mountProtected?: (router: Router) => void;
   /** Unauthenticated routes (e.g. the static web UI), still behind headers, origin/host check and the 401 budget. */
   mountPublic?: (router: Router) => void;
+  /** Paths whose routes (in `mountProtected`) read their own bodies after auth, with their own limit. */
+  ownBodyPaths?: readonly string[];
   /** Legacy session store; one is built from the settings when omitted. */
   sessions?: LegacySessionStore;
 }
@@ -45,6 +47,7 @@ export interface McpHttpAppOptions {
  *   4. origin / host guard      403 for a foreign Origin, or a non-loopback Host on a loopback bind; CORS preflight
  *   5. auth-failure rate limit  429 + Retry-After once a client address has had RATE_LIMIT_PER_MINUTE 401s
  *   6. body limit               413 over MAX_REQUEST_BYTES, 400 -32700 for invalid JSON
+ *                               (not `ownBodyPaths`: their routes read bodies after auth, with their own limit)
  *      (public)                 RFC 9728 metadata (when JWTs are accepted); 404 for every other `.well-known`
  *                               path (never 401: no OAuth discovery exists); then `mountPublic` routes
  *   7. bearer auth              401 + WWW-Authenticate; sets res.locals.principal
@@ -74,7 +77,7 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Express {
   app.use(originGuard({ host: settings.host, allowedOrigins: settings.allowedOrigins, publicUrl: settings.publicUrl }));
   const limits = { perMinute: settings.rateLimitPerMinute, logger };
   app.use(authFailureRateLimit(limits));
-  app.use(bodyLimit(settings.maxRequestBytes));
+  app.use(bodyLimit(settings.maxRequestBytes, options.ownBodyPaths));
   if (jwt) app.use(protectedResourceMetadata({ issuer: jwt.issuer, publicUrl: settings.publicUrl }));
   app.use(wellKnownNotFound());
   if (options.mountPublic) app.use(routerFrom(options.mountPublic));

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { ReceiptSigner } from '../../domain/terminal/receipt-signer.js';
+import type { ReceiptSigner, SignedDocument } from '../../domain/terminal/receipt-signer.js';
 import type { ExecutionReceipt, UnsignedReceipt } from '../../domain/terminal/receipt-types.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -17,13 +17,13 @@ export class HmacReceiptSigner implements ReceiptSigner {
     return { ...receipt, signature: this.signatureOf(receipt) };
   }
 
-  verify(receipt: ExecutionReceipt): boolean {
+  verify<Document extends SignedDocument>(receipt: Document): boolean {
     const { signature, ...fields } = receipt;
     if (typeof signature !== 'string' || !HEX_SHA256.test(signature)) return false;
     return timingSafeEqual(Buffer.from(signature, 'hex'), Buffer.from(this.signatureOf(fields), 'hex'));
   }
 
-  private signatureOf(fields: object): string {
+  signatureOf(fields: object): string {
     return createHmac('sha256', this.key).update(canonicalJson(fields), 'utf8').digest('hex');
   }
 }

@@ -53,31 +53,61 @@ export const planSchema = z.object({
   next_step: z.string(),
 });
 
-export const receiptSchema = z.object({
-  schema_version: z.literal('1.0'),
-  id: z.string(),
-  plan_id: z.string(),
-  session_id: z.string(),
-  // ours (signed like every other field):
-  command_id: z.string(),
-  command: z.string(),
-  command_sha256: z.string(),
-  cwd: z.string(),
-  mode: modeSchema,
-  risk: riskSchema,
-  approved: z.boolean(),
-  policy: policySummarySchema,
-  status: z.enum(['succeeded', 'failed', 'cancelled', 'timed_out']),
-  started_at: z.string(),
-  finished_at: z.string(),
-  duration_ms: z.number(),
-  exit_code: z.number().int().nullable(),
-  signal: z.number().int().nullable(),
-  stdout: z.string(),
-  stderr: z.string(),
-  output_truncated: z.boolean(),
-  signature: z.string(),
-});
+/** Seed receipts (schema 1.0) carry the seed's five policy fields; ours add `verdict` and `matched_rule`. */
+export const receiptPolicySchema = policySummarySchema.partial({ verdict: true, matched_rule: true }).strict();
+
+const sha256Hex = z.string().regex(/^[a-f0-9]{64}$/);
+/*
+ * UUIDs and timestamps are checked here and published as the seed publishes them: `format` only, no long pattern
+ * (zod's own `uuid()`/`iso.datetime()` would add ~3 KB of patterns to every tools/list).
+ */
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** RFC 3339 date-time with `Z` or an offset: JS `toISOString()` and Python `isoformat()` (microseconds, `+00:00`). */
+const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+const uuid = z
+  .string()
+  .refine((value) => UUID_TEXT.test(value), { message: 'must be a UUID' })
+  .meta({ format: 'uuid' });
+const timestamp = z
+  .string()
+  .refine((value) => RFC3339_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)), { message: 'must be an RFC 3339 date-time with a zone' })
+  .meta({ format: 'date-time' });
+
+/**
+ * Receipt schema 1.0: the one source of the receipt's shape. It is the tool output schema, the JSON Schema shipped
+ * as `schemas/receipt-1.0.json` and served at `GET /schemas/receipt-1.0.json` (see src/application/receipts), and what
+ * `term-mcp receipt validate` and `POST /receipts/validate` check. It accepts the seed's receipts: every field we add
+ * is optional here, and no other field is allowed (the seed's `additionalProperties: false`).
+ */
+export const receiptSchema = z
+  .object({
+    schema_version: z.literal('1.0'),
+    id: uuid,
+    plan_id: uuid,
+    session_id: uuid,
+    // ours (signed like every other field):
+    command_id: uuid.optional(),
+    command: z.string(),
+    command_sha256: sha256Hex,
+    cwd: z.string(),
+    mode: modeSchema,
+    risk: riskSchema,
+    approved: z.boolean(),
+    policy: receiptPolicySchema,
+    status: z.enum(['succeeded', 'failed', 'cancelled', 'timed_out']),
+    started_at: timestamp,
+    finished_at: timestamp,
+    duration_ms: z.number().int().min(0),
+    exit_code: z.number().int().nullable(),
+    signal: z.number().int().min(1).nullable(),
+    stdout: z.string(),
+    stderr: z.string(),
+    output_truncated: z.boolean(),
+    // seed: set on a copy redacted for sharing (`term-mcp receipt redact`, `POST /receipts/redact`).
+    sharing_redacted: z.boolean().optional(),
+    signature: sha256Hex,
+  })
+  .strict();
 
 /** Ours: `terminal_execute` answered before the command finished (`wait_seconds`). */
 export const runningExecutionSchema = z.object({

@@ -59,3 +59,33 @@ describe('bodyLimit', () => {
     expect(await response.json()).toEqual({ received: 'nothing' });
   });
 });
+
+describe('bodyLimit with paths that read their own bodies', () => {
+  let server: Listening;
+
+  beforeEach(async () => {
+    const app = express();
+    app.use(bodyLimit(1024, ['/receipts/validate']));
+    app.use((req, res) => {
+      res.json({ readByTransport: req.body !== undefined, complete: req.complete });
+    });
+    server = await listen(app);
+  });
+
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('leaves those bodies unread, whatever their size, with or without a trailing slash or capitals', async () => {
+    for (const route of ['/receipts/validate', '/receipts/validate/', '/Receipts/Validate']) {
+      const response = await fetch(`${server.baseUrl}${route}`, { method: 'POST', body: JSON.stringify({ padding: 'x'.repeat(4096) }) });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ readByTransport: false });
+    }
+  });
+
+  it('still limits every other path', async () => {
+    const response = await fetch(`${server.baseUrl}/receipts/redact`, { method: 'POST', body: JSON.stringify({ padding: 'x'.repeat(4096) }) });
+    expect(response.status).toBe(413);
+  });
+});
