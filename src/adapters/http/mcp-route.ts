@@ -90,22 +90,30 @@ class McpEndpoint {
     reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
   }
 
-  /** 2025-11-25 transports: the session id rides on the response that carries the InitializeResult. */
+  /**
+   * 2025-11-25 transports: the session id rides on the response that carries the InitializeResult. At the cap the
+   * least recently used idle session is ended to make room; only when every session is serving a request is the
+   * initialize refused (503).
+   */
   private async initializeSession(call: Call, res: Response): Promise<void> {
     const session = this.sessions.open(call.principal);
     if (session === undefined) {
-      const message = 'Too many sessions: end an unused one (DELETE /mcp) or retry later';
+      const message = 'Too many sessions: every session is serving a request; retry later (or end an unused one with DELETE /mcp)';
       sendJsonRpcError(res, 503, { code: ERROR_CODES.invalidRequest, message }, idOf(call.incoming));
       return;
     }
-    const response = await this.dispatcher.handle(call.body, sessionContext(session, call));
-    // A session nobody will ever learn the id of (failed handshake, client gone) is dropped at once.
-    if (response !== undefined && 'result' in response && !call.signal.aborted) {
-      res.setHeader('Mcp-Session-Id', session.id);
-    } else {
-      this.sessions.close(session.id);
+    try {
+      const response = await this.dispatcher.handle(call.body, sessionContext(session, call));
+      // A session nobody will ever learn the id of (failed handshake, client gone) is dropped at once.
+      if (response !== undefined && 'result' in response && !call.signal.aborted) {
+        res.setHeader('Mcp-Session-Id', session.id);
+      } else {
+        this.sessions.close(session.id);
+      }
+      reply(res, response, statusOf);
+    } finally {
+      this.sessions.release(session);
     }
-    reply(res, response, statusOf);
   }
 
   private async serveLegacy(call: Call, req: Request, res: Response): Promise<void> {
@@ -119,22 +127,23 @@ class McpEndpoint {
       reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
       return;
     }
-    const session = this.sessions.find(id, call.principal);
+    // Held busy while served: a session with a request in flight is never ended to make room.
+    const session = this.sessions.acquire(id, call.principal);
     if (session === undefined) {
       sessionNotFound(res, idOf(call.incoming));
       return;
     }
-    const negotiated = session.handshake.protocolVersion ?? '';
-    if (req.headers['mcp-protocol-version'] !== negotiated) {
-      const message = `MCP-Protocol-Version header must be the negotiated version ${negotiated}`;
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message }, idOf(call.incoming));
-      return;
-    }
     try {
+      const negotiated = session.handshake.protocolVersion ?? '';
+      if (req.headers['mcp-protocol-version'] !== negotiated) {
+        const message = `MCP-Protocol-Version header must be the negotiated version ${negotiated}`;
+        sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message }, idOf(call.incoming));
+        return;
+      }
       // Inside a session every JSON-RPC answer, error or not, is a 200: 2025-11-25 maps no error to a status.
       reply(res, await this.dispatcher.handle(call.body, sessionContext(session, call)), () => 200);
     } finally {
-      this.sessions.touch(session);
+      this.sessions.release(session);
     }
   }
 }
