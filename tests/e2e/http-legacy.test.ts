@@ -225,7 +225,12 @@ describe('HTTP legacy era (2025-11-25)', () => {
       expect(accepted.status).toBe(200);
       expect(accepted.headers.get('mcp-session-id')).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(evicted.status).toBe(404);
-      expect(evicted.json).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'Session not found: initialize a new session' } });
+      expect(evicted.json).toEqual({
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32600, message: 'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session' },
+      });
+      // Another principal learns nothing: to it the id is simply unknown (tested with JWTs in sessions-cap.test.ts).
       expect((await post(capped.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, legacyHeaders(second))).status).toBe(200);
     });
   });

@@ -214,7 +214,11 @@ describe('legacy HTTP transport sessions at the cap', () => {
       const oldest = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(ids[0] ?? ''));
       const newest = await post(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, legacyHeaders(ids[199] ?? ''));
       expect(oldest.status).toBe(404);
-      expect(oldest.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Session not found: initialize a new session' } });
+      expect(oldest.json).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32600, message: 'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session' },
+      });
       expect(newest.status).toBe(200);
     } finally {
       await server.stop();
@@ -239,7 +243,12 @@ describe('legacy HTTP transport sessions at the cap', () => {
       expect(slow.status).toBe(200);
       expect((slow.json?.result as { structuredContent: Record<string, unknown> }).structuredContent).toMatchObject({ status: 'succeeded' });
       expect((await call(busy, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, alice)).status).toBe(200);
-      expect((await call(other, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, alice)).status).toBe(404);
+      const ended = await call(other, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, alice);
+      expect(ended.status).toBe(404);
+      expect((ended.json?.error as { message: string }).message).toContain('the server ended it to make room');
+      // To another principal the same id is just unknown: its existence never leaks.
+      const probed = await call(other, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, bob);
+      expect(probed.json?.error).toEqual({ code: -32600, message: 'Session not found: initialize a new session' });
       for (const id of bobs) expect((await call(id, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, bob)).status).toBe(200);
     } finally {
       await server.stop();

@@ -37,8 +37,13 @@ export function mintLegacySessionId(): string {
  * DELETE, so the least recently used idle session is ended instead (2025-11-25 transports: the server may end a
  * session at any time; its client then gets 404 and initializes again). A session serving a request is never ended.
  */
+/** How many ids of sessions ended to make room are remembered, so their 404 can say why. */
+const MAX_REMEMBERED_EVICTIONS = 1000;
+
 export class LegacySessionStore {
   private readonly sessions = new Map<string, LegacySession>();
+  /** Ids of sessions ended to make room, with their principal (told only to it), oldest first. */
+  private readonly evicted = new Map<string, string>();
   private readonly now: () => number;
   private readonly maxPerPrincipal: number;
 
@@ -108,6 +113,20 @@ export class LegacySessionStore {
     return this.sessions.size;
   }
 
+  /** Whether this principal's session with this id was ended to make room (remembered for the last 1000). */
+  wasEvicted(id: string, principal: string): boolean {
+    return this.evicted.get(id) === principal;
+  }
+
+  private evict(session: LegacySession): void {
+    this.close(session.id);
+    this.evicted.set(session.id, session.principal);
+    for (const oldest of this.evicted.keys()) {
+      if (this.evicted.size <= MAX_REMEMBERED_EVICTIONS) break;
+      this.evicted.delete(oldest);
+    }
+  }
+
   /**
    * Under the principal's share, then under the total cap, by ending one idle session each time: the principal's own
    * least recently used one, or at the total cap the least recently used one of the principal holding the most.
@@ -117,7 +136,7 @@ export class LegacySessionStore {
     if (own.length >= this.maxPerPrincipal) {
       const victim = leastRecentlyUsedIdle(own);
       if (!victim) return false;
-      this.close(victim.id);
+      this.evict(victim);
     }
     if (this.sessions.size < this.options.maxSessions) return true;
     const byPrincipal = new Map<string, LegacySession[]>();
@@ -125,7 +144,7 @@ export class LegacySessionStore {
     for (const held of [...byPrincipal.values()].sort((a, b) => b.length - a.length)) {
       const victim = leastRecentlyUsedIdle(held);
       if (victim) {
-        this.close(victim.id);
+        this.evict(victim);
         return true;
       }
     }

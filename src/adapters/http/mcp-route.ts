@@ -130,7 +130,7 @@ class McpEndpoint {
     // Held busy while served: a session with a request in flight is never ended to make room.
     const session = this.sessions.acquire(id, call.principal);
     if (session === undefined) {
-      sessionNotFound(res, idOf(call.incoming));
+      sessionNotFound(res, idOf(call.incoming), this.sessions.wasEvicted(id, call.principal));
       return;
     }
     try {
@@ -174,9 +174,15 @@ function reply(res: Response, response: JsonRpcResponse | undefined, status: (re
   res.status(status(response)).json(response);
 }
 
-/** 2025-11-25 transports: an unknown, expired, ended or foreign session id is a 404, so the client re-initializes. */
-function sessionNotFound(res: Response, id: RequestId | null): void {
-  sendJsonRpcError(res, 404, { code: ERROR_CODES.invalidRequest, message: 'Session not found: initialize a new session' }, id);
+/**
+ * 2025-11-25 transports: an unknown, expired, ended or foreign session id is a 404, so the client re-initializes.
+ * A session the server ended to make room says so (to its own principal only).
+ */
+function sessionNotFound(res: Response, id: RequestId | null, evicted = false): void {
+  const message = evicted
+    ? 'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session'
+    : 'Session not found: initialize a new session';
+  sendJsonRpcError(res, 404, { code: ERROR_CODES.invalidRequest, message }, id);
 }
 
 function sessionIdOf(req: Request): string | undefined {

@@ -109,6 +109,9 @@ describe('LegacySessionStore', () => {
     const third = openIdle(sessions, 'alice');
 
     expect(sessions.find(second, 'alice')).toBeUndefined();
+    expect(sessions.wasEvicted(second, 'alice')).toBe(true);
+    expect(sessions.wasEvicted(second, 'mallory')).toBe(false);
+    expect(sessions.wasEvicted(first, 'alice')).toBe(false);
     expect(sessions.find(first, 'alice')).toBeDefined();
     expect(sessions.find(third, 'alice')).toBeDefined();
   });
