@@ -1,7 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SignJWT } from 'jose';
 import { callTool, callToolOk, connectSdkOverStdio } from '../support/sdk-client';
-import { makeTempWorkspace } from '../support/workspace';
+import { CLI_PATH, makeTempWorkspace } from '../support/workspace';
 import {
   ACCEPT_BOTH,
   INITIALIZE,
@@ -292,3 +294,46 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 15_000): P
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+describe('with @modelcontextprotocol/sdk 1.x over STDIO (validates every successful result against its outputSchema)', () => {
+  let workspace: ReturnType<typeof makeTempWorkspace>;
+  let client: V1Client;
+
+  beforeAll(async () => {
+    workspace = makeTempWorkspace();
+    client = new V1Client({ name: 'term-mcp-sessions-v1', version: '1.0.0' });
+    await client.connect(
+      new V1StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_PATH, 'stdio'],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WORKSPACE_ROOT: workspace.root, TERM_MCP_PAGE_SIZE: '2' },
+        stderr: 'pipe',
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await client.close();
+    workspace.remove();
+  });
+
+  test('50 one-shot executions in a row, then terminal_sessions paged with its cursor', async () => {
+    for (let index = 0; index < 50; index += 1) {
+      const result = await client.callTool({ name: 'terminal_execute', arguments: { command: `echo v1 ${index}` } });
+      expect(result.structuredContent).toMatchObject({ status: 'succeeded', stdout: `v1 ${index}\n` });
+    }
+    const planned: unknown[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const plan = (await client.callTool({ name: 'terminal_plan', arguments: { command: 'pwd' } })).structuredContent as Record<string, unknown>;
+      planned.push(plan.session_id);
+    }
+
+    const first = (await client.callTool({ name: 'terminal_sessions', arguments: {} })).structuredContent as Record<string, unknown>;
+    const second = (await client.callTool({ name: 'terminal_sessions', arguments: { cursor: first.next_cursor } })).structuredContent as Record<string, unknown>;
+
+    const idsOf = (page: Record<string, unknown>): unknown[] => (page.sessions as Array<{ session_id: string }>).map((session) => session.session_id);
+    expect(idsOf(first)).toEqual(planned.slice(0, 2));
+    expect(idsOf(second)).toEqual(planned.slice(2));
+    expect(second.next_cursor).toBeUndefined();
+  }, 120_000);
+});
