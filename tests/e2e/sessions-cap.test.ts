@@ -3,6 +3,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SignJWT } from 'jose';
 import { callTool, callToolOk, connectSdkOverStdio } from '../support/sdk-client';
+import { web } from './web-harness';
 import { CLI_PATH, makeTempWorkspace } from '../support/workspace';
 import {
   ACCEPT_BOTH,
@@ -202,6 +203,26 @@ describe('execution sessions at the cap over HTTP, with two principals', () => {
       expect(seen).toEqual(ids);
     } finally {
       await server2.stop();
+    }
+  }, 60_000);
+});
+
+describe('the web API (the browser UI opens a session per load)', () => {
+  test('30 POST /sessions in a row (default cap) all answer 201; the oldest idle ones are evicted', async () => {
+    const server = await startTestServer();
+    try {
+      const ids: string[] = [];
+      for (let index = 0; index < 30; index += 1) {
+        const created = await web(server, 'POST', '/sessions');
+        expect(created.status).toBe(201);
+        ids.push(String(created.json?.session_id));
+      }
+
+      const evicted = await callAs(server, TOKEN, 'terminal_plan', { command: 'pwd', session_id: ids[0] });
+      expect(evicted.data).toMatchObject({ code: 'session_evicted' });
+      expect(await okAs(server, TOKEN, 'terminal_plan', { command: 'pwd', session_id: ids[29] })).toMatchObject({ session_id: ids[29] });
+    } finally {
+      await server.stop();
     }
   }, 60_000);
 });
