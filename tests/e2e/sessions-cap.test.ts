@@ -254,7 +254,8 @@ describe('legacy HTTP transport sessions at the cap', () => {
       const [alice, bob] = await Promise.all([tokenFor('alice'), tokenFor('bob')]);
       const busy = await openLegacySession(server.url, alice);
       const call = (id: string, body: Record<string, unknown>, token: string) => post(server.url, body, legacyHeaders(id, token));
-      const inFlight = call(busy, { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: 'sleep 3' } } }, alice);
+      // In flight until cancelled below, however slow the machine.
+      const inFlight = call(busy, { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: 'sleep 30' } } }, alice);
       await waitFor(() => hasRunningCommand(server, alice));
       const other = await openLegacySession(server.url, alice);
 
@@ -262,9 +263,10 @@ describe('legacy HTTP transport sessions at the cap', () => {
       for (let index = 0; index < 3; index += 1) await openLegacySession(server.url, alice);
       const bobs = [await openLegacySession(server.url, bob), await openLegacySession(server.url, bob)];
 
+      await cancelRunning(server, alice);
       const slow = await inFlight;
       expect(slow.status).toBe(200);
-      expect((slow.json?.result as { structuredContent: Record<string, unknown> }).structuredContent).toMatchObject({ status: 'succeeded' });
+      expect((slow.json?.result as { structuredContent: Record<string, unknown> }).structuredContent).toMatchObject({ status: 'cancelled' });
       expect((await call(busy, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, alice)).status).toBe(200);
       const ended = await call(other, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, alice);
       expect(ended.status).toBe(404);
@@ -282,10 +284,11 @@ describe('legacy HTTP transport sessions at the cap', () => {
     const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '1', APPROVAL_MODE: 'trusted' });
     try {
       const busy = await openLegacySession(server.url);
-      const inFlight = post(server.url, { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: 'sleep 2' } } }, legacyHeaders(busy));
+      const inFlight = post(server.url, { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: 'sleep 30' } } }, legacyHeaders(busy));
       await waitFor(() => hasRunningCommand(server, TOKEN));
 
       const refused = await post(server.url, INITIALIZE, { Authorization: `Bearer ${TOKEN}`, Accept: ACCEPT_BOTH });
+      await cancelRunning(server, TOKEN);
       expect((await inFlight).status).toBe(200);
       const accepted = await post(server.url, INITIALIZE, { Authorization: `Bearer ${TOKEN}`, Accept: ACCEPT_BOTH });
 
@@ -302,10 +305,21 @@ describe('legacy HTTP transport sessions at the cap', () => {
   }, 60_000);
 });
 
-/** Whether the principal has a command running: asked statelessly (2026-07-28), so no transport session is used. */
-async function hasRunningCommand(server: TestServer, token: string): Promise<boolean> {
+/** The execution session of the principal running a command, if any: asked statelessly (2026-07-28), no transport session. */
+async function runningSession(server: TestServer, token: string): Promise<string | undefined> {
   const { sessions } = await okAs(server, token, 'terminal_sessions', {});
-  return (sessions as Array<{ running_command: unknown }>).some((session) => session.running_command !== null);
+  return (sessions as Array<{ session_id: string; running_command: unknown }>).find((session) => session.running_command !== null)?.session_id;
+}
+
+async function hasRunningCommand(server: TestServer, token: string): Promise<boolean> {
+  return (await runningSession(server, token)) !== undefined;
+}
+
+/** Cancels the principal's running command (statelessly), which ends the legacy request waiting for it. */
+async function cancelRunning(server: TestServer, token: string): Promise<void> {
+  const sessionId = await runningSession(server, token);
+  if (sessionId === undefined) throw new Error('no running command to cancel');
+  expect(await okAs(server, token, 'terminal_cancel', { session_id: sessionId })).toEqual({ cancelled: true });
 }
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
