@@ -1,10 +1,13 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
 import { callTool, callToolOk, connectSdkOverStdio } from '../support/sdk-client';
 import { web } from './web-harness';
-import { CLI_PATH, makeTempWorkspace } from '../support/workspace';
+import { CLI_PATH, REPO_ROOT, makeTempWorkspace } from '../support/workspace';
 import {
   ACCEPT_BOTH,
   INITIALIZE,
@@ -247,6 +250,25 @@ describe('legacy HTTP transport sessions at the cap', () => {
       await server.stop();
     }
   }, 120_000);
+
+  test('the Inspector CLI (which never sends DELETE) keeps connecting past the cap', async () => {
+    // Cap 2, so a principal's share is 1: every run after the first ends the previous run's idle session.
+    const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2' });
+    try {
+      const inspector = path.join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
+      for (let run = 0; run < 4; run += 1) {
+        const { stdout } = await promisify(execFile)(
+          inspector,
+          ['--cli', server.url, '--header', `Authorization: Bearer ${TOKEN}`, '--method', 'tools/call', '--tool-name', 'terminal_execute', '--tool-arg', `command=echo inspector ${run}`, '--format', 'json'],
+          { timeout: 60_000 },
+        );
+        const output = JSON.parse(stdout) as { result: { isError: boolean; structuredContent: Record<string, unknown> } };
+        expect(output.result).toMatchObject({ isError: false, structuredContent: { status: 'succeeded', stdout: `inspector ${run}\n` } });
+      }
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
 
   test('a session with a request in flight is never evicted, and one busy principal does not block another', async () => {
     const server = await startTestServer({ ...JWT_ENV, TERM_MCP_MAX_LEGACY_SESSIONS: '4', APPROVAL_MODE: 'trusted' });
