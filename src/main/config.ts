@@ -34,6 +34,7 @@ const SETTINGS = {
   maxOutputBytes: { env: ['MAX_OUTPUT_BYTES'], schema: z.coerce.number().int().min(1024).default(1_048_576) },
   maxResourceBytes: { env: ['TERM_MCP_MAX_RESOURCE_BYTES'], schema: z.coerce.number().int().min(1).default(1_048_576) },
   maxSessions: { env: ['MAX_CONCURRENT_SESSIONS'], schema: positiveInt.default(10) },
+  maxSessionsPerPrincipal: { env: ['TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL'], schema: positiveInt.optional() },
   sessionTimeoutSeconds: { env: ['SESSION_TIMEOUT'], schema: seconds.default(3600) },
   maxProcessesPerSession: { env: ['TERM_MCP_MAX_PROCESSES_PER_SESSION'], schema: positiveInt.default(1) },
   approvalTtlSeconds: { env: ['TERM_MCP_APPROVAL_TTL'], schema: seconds.default(600) },
@@ -55,6 +56,7 @@ const SETTINGS = {
   maxRequestBytes: { env: ['MAX_REQUEST_BYTES'], schema: positiveInt.default(65_536) },
   rateLimitPerMinute: { env: ['RATE_LIMIT_PER_MINUTE'], schema: positiveInt.default(600) },
   maxLegacySessions: { env: ['TERM_MCP_MAX_LEGACY_SESSIONS'], schema: positiveInt.default(100) },
+  maxLegacySessionsPerPrincipal: { env: ['TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL'], schema: positiveInt.optional() },
   trustProxy: { env: ['TRUST_PROXY'], schema: bool.default(false) },
   // Legacy web adapter
   sunset: { env: ['TERM_MCP_SUNSET'], schema: z.string().min(1).default('Fri, 27 Aug 2027 00:00:00 GMT') },

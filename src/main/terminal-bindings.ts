@@ -63,6 +63,7 @@ export function bindTerminal(container: Container, config: Config): void {
     const registry = new SessionRegistry({
       factory: ctx.get<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory),
       maxSessions: config.maxSessions,
+      maxSessionsPerOwner: config.maxSessionsPerPrincipal,
       idleTimeoutMs: config.sessionTimeoutSeconds * 1000,
       newId: randomUUID,
     });
@@ -92,7 +93,10 @@ export function bindTerminal(container: Container, config: Config): void {
       }),
   );
 
-  container.bind<SessionLedgers>(TYPES.SessionLedgers).toDynamicValue(() => new SessionLedgers());
+  // Ended one-shot sessions stay readable as long as an idle session would have lived.
+  container
+    .bind<SessionLedgers>(TYPES.SessionLedgers)
+    .toDynamicValue(() => new SessionLedgers({ retentionMs: config.sessionTimeoutSeconds * 1000 }));
   container.bind<ApprovalService>(TYPES.ApprovalService).toDynamicValue(
     (ctx) =>
       new ApprovalService({
@@ -143,6 +147,7 @@ export function bindTerminal(container: Container, config: Config): void {
         registry: ctx.get<SessionRegistry>(TYPES.SessionRegistry),
         ledgers: ctx.get<SessionLedgers>(TYPES.SessionLedgers),
         redactor: ctx.get<SecretRedactor>(TYPES.SecretRedactor),
+        pageSize: config.pageSize,
       }),
   );
 

@@ -54,8 +54,8 @@ export function mountWeb(container: Container, config: Config, options: WebMount
 
   const sessions: WebSessions = {
     create: (principal) => {
-      const session = registry.create(workspace.root);
-      ledgers.of(session, principal);
+      const session = registry.create(workspace.root, principal);
+      ledgers.of(session);
       return session.id;
     },
     find: (sessionId) => registry.find(sessionId),

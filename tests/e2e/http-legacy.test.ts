@@ -242,24 +242,32 @@ describe('HTTP legacy era (2025-11-25)', () => {
     let capped: TestServer;
 
     beforeAll(async () => {
-      capped = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2' });
+      capped = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2', TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '2' });
     });
 
     afterAll(async () => {
       await capped.stop();
     });
 
-    it('answers initialize over TERM_MCP_MAX_LEGACY_SESSIONS with 503 -32600, and accepts again once one ends', async () => {
+    it('at TERM_MCP_MAX_LEGACY_SESSIONS, initialize ends the least recently used idle session, which then answers 404', async () => {
       const first = await openLegacySession(capped.url);
-      await openLegacySession(capped.url);
+      const second = await openLegacySession(capped.url);
+      // Used last: the first one is now the least recently used.
+      expect((await post(capped.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(second))).status).toBe(200);
 
-      const refused = await post(capped.url, INITIALIZE, { ...AUTH, Accept: ACCEPT_BOTH });
-      await fetch(capped.url, { method: 'DELETE', headers: legacyHeaders(first) });
       const accepted = await post(capped.url, INITIALIZE, { ...AUTH, Accept: ACCEPT_BOTH });
+      const evicted = await post(capped.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, legacyHeaders(first));
 
-      expect(refused.status).toBe(503);
-      expect(refused.json).toEqual({ jsonrpc: '2.0', id: 'init', error: { code: -32600, message: 'Too many sessions: end an unused one (DELETE /mcp) or retry later' } });
       expect(accepted.status).toBe(200);
+      expect(accepted.headers.get('mcp-session-id')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(evicted.status).toBe(404);
+      expect(evicted.json).toEqual({
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32600, message: 'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session' },
+      });
+      // Another principal learns nothing: to it the id is simply unknown (tested with JWTs in sessions-cap.test.ts).
+      expect((await post(capped.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, legacyHeaders(second))).status).toBe(200);
     });
   });
 });

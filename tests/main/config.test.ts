@@ -46,6 +46,14 @@ describe('loadConfig', () => {
     expect(config.allowNetwork).toBe(true);
   });
 
+  test('per-principal session shares are unset by default (half the cap applies) and must be positive integers', () => {
+    expect(loadConfig({ WORKSPACE_ROOT: workspace.root })).toMatchObject({ maxSessionsPerPrincipal: undefined, maxLegacySessionsPerPrincipal: undefined });
+    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: '3', TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '7' });
+    expect(config).toMatchObject({ maxSessionsPerPrincipal: 3, maxLegacySessionsPerPrincipal: 7 });
+    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: '0' })).toThrow('TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL');
+    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '1.5' })).toThrow('TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL');
+  });
+
   test.each([
     [{ WORKSPACE_ROOT: '/does/not/exist' }, 'WORKSPACE_ROOT'],
     [{ COMMAND_TIMEOUT: '-1' }, 'COMMAND_TIMEOUT'],

@@ -19,6 +19,8 @@ export interface HttpSettings {
   readonly maxRequestBytes: number;
   readonly rateLimitPerMinute: number;
   readonly maxLegacySessions: number;
+  /** Legacy transport sessions of one principal; default: half of `maxLegacySessions`, rounded up. */
+  readonly maxLegacySessionsPerPrincipal?: number;
   readonly sessionTimeoutSeconds: number;
   /** Trust one reverse proxy hop for the client address and protocol (X-Forwarded-For / -Proto). */
   readonly trustProxy: boolean;

@@ -62,7 +62,11 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Express {
   const jwt = createJwtVerifier(settings);
   const sessions =
     options.sessions ??
-    new LegacySessionStore({ maxSessions: settings.maxLegacySessions, idleTimeoutMs: settings.sessionTimeoutSeconds * 1000 });
+    new LegacySessionStore({
+      maxSessions: settings.maxLegacySessions,
+      maxSessionsPerPrincipal: settings.maxLegacySessionsPerPrincipal,
+      idleTimeoutMs: settings.sessionTimeoutSeconds * 1000,
+    });
 
   const app = express();
   app.disable('x-powered-by');

@@ -90,22 +90,30 @@ class McpEndpoint {
     reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
   }
 
-  /** 2025-11-25 transports: the session id rides on the response that carries the InitializeResult. */
+  /**
+   * 2025-11-25 transports: the session id rides on the response that carries the InitializeResult. At the cap the
+   * least recently used idle session is ended to make room; only when every session is serving a request is the
+   * initialize refused (503).
+   */
   private async initializeSession(call: Call, res: Response): Promise<void> {
     const session = this.sessions.open(call.principal);
     if (session === undefined) {
-      const message = 'Too many sessions: end an unused one (DELETE /mcp) or retry later';
+      const message = 'Too many sessions: every session is serving a request; retry later (or end an unused one with DELETE /mcp)';
       sendJsonRpcError(res, 503, { code: ERROR_CODES.invalidRequest, message }, idOf(call.incoming));
       return;
     }
-    const response = await this.dispatcher.handle(call.body, sessionContext(session, call));
-    // A session nobody will ever learn the id of (failed handshake, client gone) is dropped at once.
-    if (response !== undefined && 'result' in response && !call.signal.aborted) {
-      res.setHeader('Mcp-Session-Id', session.id);
-    } else {
-      this.sessions.close(session.id);
+    try {
+      const response = await this.dispatcher.handle(call.body, sessionContext(session, call));
+      // A session nobody will ever learn the id of (failed handshake, client gone) is dropped at once.
+      if (response !== undefined && 'result' in response && !call.signal.aborted) {
+        res.setHeader('Mcp-Session-Id', session.id);
+      } else {
+        this.sessions.close(session.id);
+      }
+      reply(res, response, statusOf);
+    } finally {
+      this.sessions.release(session);
     }
-    reply(res, response, statusOf);
   }
 
   private async serveLegacy(call: Call, req: Request, res: Response): Promise<void> {
@@ -119,21 +127,22 @@ class McpEndpoint {
       reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
       return;
     }
-    const session = this.sessions.find(id, call.principal);
+    // Held busy while served: a session with a request in flight is never ended to make room.
+    const session = this.sessions.acquire(id, call.principal);
     if (session === undefined) {
-      sessionNotFound(res, idOf(call.incoming));
-      return;
-    }
-    const versionProblem = legacySessionVersionProblem(req.headers['mcp-protocol-version'], session.handshake.protocolVersion ?? '');
-    if (versionProblem !== undefined) {
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: versionProblem }, idOf(call.incoming));
+      sessionNotFound(res, idOf(call.incoming), this.sessions.wasEvicted(id, call.principal));
       return;
     }
     try {
+      const versionProblem = legacySessionVersionProblem(req.headers['mcp-protocol-version'], session.handshake.protocolVersion ?? '');
+      if (versionProblem !== undefined) {
+        sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: versionProblem }, idOf(call.incoming));
+        return;
+      }
       // Inside a session every JSON-RPC answer, error or not, is a 200: 2025-11-25 maps no error to a status.
       reply(res, await this.dispatcher.handle(call.body, sessionContext(session, call)), () => 200);
     } finally {
-      this.sessions.touch(session);
+      this.sessions.release(session);
     }
   }
 }
@@ -168,9 +177,15 @@ function reply(res: Response, response: JsonRpcResponse | undefined, status: (re
   res.status(status(response)).json(response);
 }
 
-/** 2025-11-25 transports: an unknown, expired, ended or foreign session id is a 404, so the client re-initializes. */
-function sessionNotFound(res: Response, id: RequestId | null): void {
-  sendJsonRpcError(res, 404, { code: ERROR_CODES.invalidRequest, message: 'Session not found: initialize a new session' }, id);
+/**
+ * 2025-11-25 transports: an unknown, expired, ended or foreign session id is a 404, so the client re-initializes.
+ * A session the server ended to make room says so (to its own principal only).
+ */
+function sessionNotFound(res: Response, id: RequestId | null, evicted = false): void {
+  const message = evicted
+    ? 'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session'
+    : 'Session not found: initialize a new session';
+  sendJsonRpcError(res, 404, { code: ERROR_CODES.invalidRequest, message }, id);
 }
 
 function sessionIdOf(req: Request): string | undefined {

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { ChatNotConfigured, ChatProviderError } from '../../domain/chat/chat-errors.js';
 import { DomainError, InvalidArgument } from '../../domain/errors.js';
-import { SessionNotFound } from '../../domain/execution/execution-errors.js';
+import { SessionEvicted, SessionExpired, SessionNotFound } from '../../domain/execution/execution-errors.js';
 
 /** The JSON error body of the web routes (seed: `{"error": "<code>", "message": "..."}`). */
 export interface WebErrorBody {
@@ -23,7 +23,9 @@ export function webErrorStatus(error: unknown): { status: number; body: WebError
   if (error instanceof ChatNotConfigured) return { status: 503, body: { error: 'chat_not_configured', message: error.message } };
   if (error instanceof ChatProviderError) return { status: 502, body: { error: 'chat_unavailable', message: error.message } };
   if (error instanceof DomainError) {
-    const status = error.code.endsWith('_not_found') ? 404 : 409;
+    // An ended session is gone like an unknown one; its own code says why.
+    const gone = error.code.endsWith('_not_found') || error instanceof SessionExpired || error instanceof SessionEvicted;
+    const status = gone ? 404 : 409;
     return { status, body: { error: error.code, message: error.message } };
   }
   return { status: 500, body: { error: 'internal_error', message: 'The server could not complete the request' } };

@@ -4,6 +4,7 @@ import { CommandNotFound } from '../../domain/execution/execution-errors.js';
 import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
 import { NoCommandYet, PlanNotStarted } from '../../domain/terminal/terminal-errors.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
+import { readableLedger } from './readable-session.js';
 import type { SecretRedactor } from './secret-redactor.js';
 import type { SessionLedger, SessionLedgers } from './session-ledger.js';
 
@@ -72,8 +73,11 @@ export class CommandControl {
     return true;
   }
 
+  /** Also reads the command of a one-shot session that has ended, while its ledger is retained. */
   async read(request: ReadRequest): Promise<CommandRead> {
-    const { session, ledger, command } = this.target(request);
+    const ledger = readableLedger(this.options.registry, this.options.ledgers, request.sessionId);
+    const { session } = ledger;
+    const command = this.select(session, ledger, request);
     if (request.waitSeconds > 0 && !this.hasNews(command, request)) {
       await waitForNews(session, command, request.waitSeconds, request.signal);
     }

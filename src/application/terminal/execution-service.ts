@@ -14,6 +14,7 @@ import type { ApprovalService } from './approval-service.js';
 import type { PlanRequest, PlanService } from './plan-service.js';
 import { isStricter, sameLaunch } from './policy-summary.js';
 import { approvalNextStep, assertExecutable, requiresApproval } from './plan-transitions.js';
+import { readableLedger } from './readable-session.js';
 import type { ReceiptRecorder } from './receipt-recorder.js';
 import type { SessionLedger, SessionLedgers } from './session-ledger.js';
 
@@ -58,24 +59,56 @@ export class ExecutionService {
     return this.run(session, ledger, plan, options);
   }
 
-  /** Seed `latest_receipt`, or the receipt of one plan; undefined when there is none (yet). */
+  /**
+   * Seed `latest_receipt`, or the receipt of one plan; undefined when there is none (yet). Also readable for a while
+   * after a one-shot session ended.
+   */
   receipt(sessionId: string, planId?: string): ExecutionReceipt | undefined {
-    const ledger = this.options.ledgers.of(this.options.registry.get(sessionId));
+    const ledger = readableLedger(this.options.registry, this.options.ledgers, sessionId);
     if (planId === undefined) return ledger.latestReceipt();
     return ledger.receiptOfPlan(ledger.plan(planId).id);
   }
 
-  /** Plans and executes in one call, for commands that need no approval. */
+  /**
+   * Plans and executes in one call, for commands that need no approval. Without a session_id this is a one-shot
+   * session: it ends as soon as its command's receipt is recorded (or at once when the command cannot start), so
+   * one-shot calls never pile up against the session cap; the receipt stays readable for a while (`receipt`).
+   * A command that needs approval keeps its session: the client approves and executes the plan in it.
+   */
   async planAndExecute(request: PlanRequest, options: ExecuteOptions = {}): Promise<ExecutionResult> {
-    const plan = await this.options.plans.plan(request);
-    if (plan.status === 'blocked') throw new PolicyDenied(plan.id, plan.sessionId, plan.decision.reasons);
-    if (requiresApproval(plan)) {
-      throw new ApprovalRequired(plan.id, plan.sessionId, plan.approval?.id, approvalNextStep(plan, this.options.approvals.channel));
+    const oneShot = request.sessionId === undefined;
+    const plan = await this.options.plans.plan({ ...request, pinNewSession: oneShot });
+    const { registry, ledgers } = this.options;
+    try {
+      if (plan.status === 'blocked') throw new PolicyDenied(plan.id, plan.sessionId, plan.decision.reasons);
+      if (requiresApproval(plan)) {
+        throw new ApprovalRequired(plan.id, plan.sessionId, plan.approval?.id, approvalNextStep(plan, this.options.approvals.channel));
+      }
+      const session = registry.get(plan.sessionId);
+      return await this.run(session, ledgers.of(session), plan, options, oneShot);
+    } catch (error) {
+      const session = registry.find(plan.sessionId);
+      if (oneShot && session && !(error instanceof ApprovalRequired) && plan.commandId === null) this.endOneShot(ledgers.of(session));
+      throw error;
+    } finally {
+      if (oneShot) registry.unpin(plan.sessionId);
     }
-    return this.execute(plan.sessionId, plan.id, options);
   }
 
-  private async run(session: ExecutionSession, ledger: SessionLedger, plan: TerminalPlan, options: ExecuteOptions): Promise<ExecutionResult> {
+  /** Ends a one-shot session, keeping its ledger readable; unless the client has planned more in it meanwhile. */
+  private endOneShot(ledger: SessionLedger): void {
+    if (ledger.plans().length > 1) return;
+    this.options.ledgers.retain(ledger);
+    void this.options.registry.end(ledger.session.id, 'one_shot_finished').catch(() => undefined);
+  }
+
+  private async run(
+    session: ExecutionSession,
+    ledger: SessionLedger,
+    plan: TerminalPlan,
+    options: ExecuteOptions,
+    oneShot = false,
+  ): Promise<ExecutionResult> {
     assertExecutable(plan, this.options.approvals.channel);
     const cwd = await this.currentDirectory(plan);
     // Checked again after the await; from here on nothing awaits until the command is started, so two calls cannot both pass the checks.
@@ -101,6 +134,8 @@ export class ExecutionService {
     plan.status = 'running';
     plan.commandId = command.id;
     const receipt = this.options.recorder.track(ledger, plan, command);
+    // Registered before anyone awaits the receipt: the session has ended by the time the caller gets the receipt.
+    if (oneShot) void receipt.then(() => this.endOneShot(ledger), () => this.endOneShot(ledger));
     return this.waitFor(plan, command, receipt, options);
   }
 

@@ -18,6 +18,8 @@ export interface PlanRequest {
   readonly timeoutSeconds?: number;
   /** The principal creating the session, recorded as its owner. */
   readonly owner?: string;
+  /** A new session stays pinned (never evicted) until the registry is told otherwise: a command is about to start in it. */
+  readonly pinNewSession?: boolean;
 }
 
 export interface PlanServiceOptions {
@@ -48,8 +50,8 @@ export class PlanService {
     const existing = request.sessionId === undefined ? undefined : registry.get(request.sessionId);
     // The directory is resolved before a session is created, so a bad cwd leaves nothing behind.
     const cwd = await workspace.resolveDirectory(request.cwd ?? existing?.cwd);
-    const session = existing ?? registry.create(workspace.root);
-    const ledger = this.options.ledgers.of(session, request.owner);
+    const session = existing ?? registry.create(workspace.root, request.owner, { pinned: request.pinNewSession });
+    const ledger = this.options.ledgers.of(session);
     const plan = this.judge(session.id, request.command, cwd, timeoutSeconds);
     ledger.addPlan(plan);
     session.publish({

@@ -14,11 +14,7 @@ export class SessionLedger {
   private readonly receiptsByPlan = new Map<string, ExecutionReceipt>();
   private readonly pendingReceipts = new Map<string, Promise<ExecutionReceipt>>();
 
-  /** `owner`: the principal that created the session through a tool (undefined on stdio). */
-  constructor(
-    readonly session: ExecutionSession,
-    readonly owner: string | undefined,
-  ) {}
+  constructor(readonly session: ExecutionSession) {}
 
   addPlan(plan: TerminalPlan): void {
     this.plansById.set(plan.id, plan);
@@ -84,16 +80,38 @@ export class SessionLedger {
   }
 }
 
-/** One ledger per live execution session; ledgers of closed (or expired) sessions are dropped. */
+export interface SessionLedgersOptions {
+  /** How many ended one-shot sessions keep their ledger readable (receipts, command output). */
+  readonly maxRetained?: number;
+  /** How long they stay readable. */
+  readonly retentionMs?: number;
+  readonly now?: () => number;
+}
+
+/** Small on purpose: each retained ledger holds its command's output (up to MAX_OUTPUT_BYTES per stream). */
+const DEFAULT_MAX_RETAINED = 32;
+const DEFAULT_RETENTION_MS = 3_600_000;
+
+/**
+ * One ledger per live execution session; ledgers of closed (or expired) sessions are dropped, except those of ended
+ * one-shot sessions, which stay readable (bounded in number and age) so their receipt can still be fetched.
+ */
 export class SessionLedgers {
   private readonly ledgers = new Map<string, SessionLedger>();
+  /** Ended one-shot sessions' ledgers with when they ended, oldest first. */
+  private readonly retained = new Map<string, { ledger: SessionLedger; endedAtMs: number }>();
+  private readonly now: () => number;
 
-  /** The ledger of a session, created on first use with the given owner. */
-  of(session: ExecutionSession, owner?: string): SessionLedger {
+  constructor(private readonly options: SessionLedgersOptions = {}) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The ledger of a session, created on first use. */
+  of(session: ExecutionSession): SessionLedger {
     this.dropClosed();
     let ledger = this.ledgers.get(session.id);
     if (!ledger || ledger.session !== session) {
-      ledger = new SessionLedger(session, owner);
+      ledger = new SessionLedger(session);
       this.ledgers.set(session.id, ledger);
     }
     return ledger;
@@ -104,7 +122,28 @@ export class SessionLedgers {
     return this.ledgers.get(sessionId);
   }
 
+  /** Keeps the ledger of an ended one-shot session readable for a while. */
+  retain(ledger: SessionLedger): void {
+    this.retained.delete(ledger.session.id);
+    this.retained.set(ledger.session.id, { ledger, endedAtMs: this.now() });
+    this.dropStaleRetained();
+  }
+
+  /** The retained ledger of an ended one-shot session, while it is kept. */
+  findRetained(sessionId: string): SessionLedger | undefined {
+    this.dropStaleRetained();
+    return this.retained.get(sessionId)?.ledger;
+  }
+
   private dropClosed(): void {
     for (const [id, ledger] of this.ledgers) if (ledger.session.closed) this.ledgers.delete(id);
+  }
+
+  private dropStaleRetained(): void {
+    const max = this.options.maxRetained ?? DEFAULT_MAX_RETAINED;
+    const cutoff = this.now() - (this.options.retentionMs ?? DEFAULT_RETENTION_MS);
+    for (const [id, { endedAtMs }] of this.retained) {
+      if (this.retained.size > max || endedAtMs < cutoff) this.retained.delete(id);
+    }
   }
 }

@@ -5,6 +5,8 @@ import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { SecretRedactor } from './secret-redactor.js';
 import type { SessionLedgers } from './session-ledger.js';
 import { isoAt } from './clock.js';
+import { decodeCursor, encodeCursor } from '../pagination/cursor.js';
+import { InvalidCursor } from '../../domain/errors.js';
 
 export interface SessionSummary {
   readonly sessionId: string;
@@ -38,6 +40,14 @@ export interface SessionOverviewOptions {
   readonly registry: SessionRegistry;
   readonly ledgers: SessionLedgers;
   readonly redactor: SecretRedactor;
+  /** Sessions per `terminal_sessions` page (TERM_MCP_PAGE_SIZE). */
+  readonly pageSize: number;
+}
+
+export interface SessionPage {
+  readonly sessions: SessionSummary[];
+  /** Present when more sessions follow: pass it back as `cursor`. */
+  readonly nextCursor?: string;
 }
 
 /** `terminal_sessions` and `terminal_session_close`. */
@@ -45,14 +55,18 @@ export class SessionOverview {
   constructor(private readonly options: SessionOverviewOptions) {}
 
   /**
-   * The live sessions the caller owns: those created by the same principal (on stdio, where there is no principal,
-   * those created without one). Session ids are capabilities, so one caller never learns another caller's.
+   * One page of the live sessions the caller owns: those created by the same principal (on stdio, where there is no
+   * principal, those created without one), oldest first. Session ids are capabilities, so one caller never learns
+   * another caller's. The cursor names the creation rank of the last session served, so sessions that end between
+   * two pages do not invalidate it.
    */
-  list(principal: string | undefined): SessionSummary[] {
-    return this.options.registry
-      .list()
-      .filter((session) => this.options.ledgers.find(session.id)?.owner === principal)
-      .map((session) => this.summarize(session));
+  list(principal: string | undefined, cursor?: string): SessionPage {
+    const after = cursor === undefined ? 0 : decodeRank(cursor);
+    const owned = this.options.registry.entries().filter((entry) => entry.owner === principal && entry.ordinal > after);
+    const page = owned.slice(0, this.options.pageSize);
+    const last = page.at(-1);
+    const sessions = page.map((entry) => this.summarize(entry.session));
+    return owned.length > page.length && last ? { sessions, nextCursor: encodeCursor(String(last.ordinal)) } : { sessions };
   }
 
   /** Kills the session's commands and forgets it, its plans and its receipts. */
@@ -87,4 +101,10 @@ export class SessionOverview {
       receipts: ledger?.receiptCount() ?? 0,
     };
   }
+}
+
+function decodeRank(cursor: string): number {
+  const after = decodeCursor(cursor);
+  if (!/^[1-9][0-9]{0,15}$/.test(after)) throw new InvalidCursor();
+  return Number(after);
 }

@@ -18,13 +18,48 @@ export class SessionNotFound extends DomainError {
   }
 }
 
+/** What the next step of an ended session says: every ended session is replaced the same way. */
+const NEW_SESSION_NEXT_STEP = 'Start a new session with terminal_plan (omit session_id) and use the session_id it returns.';
+
+/** Why a session the server knew is gone (closing one on request forgets it: its id is then `session_not_found`). */
+export type SessionEndReason = 'idle_timeout' | 'evicted' | 'one_shot_finished';
+
+/** The session ended on its own: idle for longer than SESSION_TIMEOUT, or a one-shot session whose command finished. */
+export class SessionExpired extends DomainError {
+  readonly code = 'session_expired';
+  constructor(sessionId: string, reason: Exclude<SessionEndReason, 'evicted'>) {
+    super(
+      reason === 'one_shot_finished'
+        ? 'one-shot session ended: it ended when its command finished (its receipt stays readable for a while with terminal_receipt and terminal_read)'
+        : 'session expired: it was idle for longer than the session timeout',
+      { sessionId, reason },
+      NEW_SESSION_NEXT_STEP,
+    );
+  }
+}
+
+/** The session was idle and the least recently used when a new one needed its place (the cap was reached). */
+export class SessionEvicted extends DomainError {
+  readonly code = 'session_evicted';
+  constructor(sessionId: string) {
+    super(
+      'session evicted: it was the least recently used idle session when the session cap was reached',
+      { sessionId, reason: 'evicted' },
+      NEW_SESSION_NEXT_STEP,
+    );
+  }
+}
+
+/** Every session within the cap runs a command, so none can make room (idle sessions are evicted instead). */
 export class SessionLimitReached extends DomainError {
   readonly code = 'session_limit_reached';
-  constructor(maxSessions: number) {
+  constructor(maxSessions: number, scope: 'server' | 'principal') {
     super(
       'maximum concurrent sessions reached',
-      { maxSessions },
-      'Reuse an existing session_id, or close a session you no longer need, then retry.',
+      { maxSessions, scope },
+      scope === 'principal'
+        ? 'Every one of your sessions is running a command: wait for one to finish (terminal_read), or cancel one with terminal_cancel, then retry; or plan in an existing session_id.'
+        : 'Every session of the server is running a command: wait for one to finish, or cancel one of yours with terminal_cancel, then retry.',
     );
   }
 }

@@ -8,8 +8,16 @@ describe('LegacySessionStore', () => {
     now = 1_000_000;
   });
 
-  function store(maxSessions = 10, idleTimeoutMs = 60_000): LegacySessionStore {
-    return new LegacySessionStore({ maxSessions, idleTimeoutMs, now: clock });
+  function store(maxSessions = 10, idleTimeoutMs = 60_000, maxSessionsPerPrincipal: number | undefined = maxSessions): LegacySessionStore {
+    return new LegacySessionStore({ maxSessions, maxSessionsPerPrincipal, idleTimeoutMs, now: clock });
+  }
+
+  /** Opens a session and ends its initialize hold, as the route does once initialize is answered. */
+  function openIdle(sessions: LegacySessionStore, principal: string): string {
+    const session = sessions.open(principal);
+    if (!session) throw new Error('open refused');
+    sessions.release(session);
+    return session.id;
   }
 
   it('mints 256-bit ids of visible ASCII only', () => {
@@ -49,6 +57,7 @@ describe('LegacySessionStore', () => {
   it('expires a session idle for longer than the timeout', () => {
     const sessions = store(10, 60_000);
     const session = sessions.open('alice');
+    if (session) sessions.release(session);
 
     now += 60_001;
 
@@ -59,6 +68,7 @@ describe('LegacySessionStore', () => {
   it('keeps a session alive while it is used', () => {
     const sessions = store(10, 60_000);
     const session = sessions.open('alice');
+    if (session) sessions.release(session);
 
     now += 50_000;
     sessions.find(session?.id ?? '', 'alice');
@@ -70,6 +80,7 @@ describe('LegacySessionStore', () => {
   it('does not expire a session with a request still in flight', () => {
     const sessions = store(10, 60_000);
     const session = sessions.open('alice');
+    if (session) sessions.release(session);
     session?.inFlight.begin('long-running');
 
     now += 120_000;
@@ -77,15 +88,90 @@ describe('LegacySessionStore', () => {
     expect(sessions.find(session?.id ?? '', 'alice')).toBe(session);
   });
 
-  it('refuses a session over the cap, counting only live ones', () => {
+  it('counts only live sessions against the cap', () => {
     const sessions = store(2, 60_000);
-    sessions.open('alice');
-    sessions.open('bob');
+    openIdle(sessions, 'alice');
+    openIdle(sessions, 'bob');
 
-    expect(sessions.open('carol')).toBeUndefined();
     now += 60_001;
     expect(sessions.open('carol')).toBeDefined();
     expect(sessions.size).toBe(1);
+  });
+
+  it('ends the least recently used idle session to make room at the cap', () => {
+    const sessions = store(2, 60_000);
+    const first = openIdle(sessions, 'alice');
+    now += 10;
+    const second = openIdle(sessions, 'alice');
+    now += 10;
+    sessions.find(first, 'alice');
+
+    const third = openIdle(sessions, 'alice');
+
+    expect(sessions.find(second, 'alice')).toBeUndefined();
+    expect(sessions.wasEvicted(second, 'alice')).toBe(true);
+    expect(sessions.wasEvicted(second, 'mallory')).toBe(false);
+    expect(sessions.wasEvicted(first, 'alice')).toBe(false);
+    expect(sessions.find(first, 'alice')).toBeDefined();
+    expect(sessions.find(third, 'alice')).toBeDefined();
+  });
+
+  it('never ends a session serving a request, and refuses only when every session is', () => {
+    const sessions = store(2, 60_000);
+    const serving = openIdle(sessions, 'alice');
+    const held = sessions.acquire(serving, 'alice');
+    const initializing = sessions.open('alice');
+
+    expect(sessions.open('alice')).toBeUndefined();
+    if (initializing) sessions.release(initializing);
+    const next = sessions.open('alice');
+
+    expect(next).toBeDefined();
+    expect(sessions.find(serving, 'alice')).toBe(held);
+    expect(sessions.find(initializing?.id ?? '', 'alice')).toBeUndefined();
+  });
+
+  it('never ends a session with a JSON-RPC request in flight', () => {
+    const sessions = store(1, 60_000);
+    const busy = openIdle(sessions, 'alice');
+    sessions.find(busy, 'alice')?.inFlight.begin('long');
+
+    expect(sessions.open('alice')).toBeUndefined();
+  });
+
+  it("keeps a principal within its share, taking its own idle sessions, never another principal's", () => {
+    const sessions = store(4, 60_000, 2);
+    const bob = openIdle(sessions, 'bob');
+    const aliceOld = openIdle(sessions, 'alice');
+    now += 10;
+    const aliceNew = openIdle(sessions, 'alice');
+
+    openIdle(sessions, 'alice');
+
+    expect(sessions.find(bob, 'bob')).toBeDefined();
+    expect(sessions.find(aliceOld, 'alice')).toBeUndefined();
+    expect(sessions.find(aliceNew, 'alice')).toBeDefined();
+  });
+
+  it('one principal whose share is busy does not lock another out', () => {
+    const sessions = store(4, 60_000, 2);
+    expect(sessions.open('alice')).toBeDefined();
+    expect(sessions.open('alice')).toBeDefined();
+
+    expect(sessions.open('alice')).toBeUndefined();
+    expect(sessions.open('bob')).toBeDefined();
+    expect(sessions.open('bob')).toBeDefined();
+  });
+
+  it('gives each principal half the cap, rounded up, by default', () => {
+    const sessions = new LegacySessionStore({ maxSessions: 3, idleTimeoutMs: 60_000, now: clock });
+    const first = openIdle(sessions, 'alice');
+    openIdle(sessions, 'alice');
+
+    openIdle(sessions, 'alice');
+
+    expect(sessions.find(first, 'alice')).toBeUndefined();
+    expect(sessions.size).toBe(2);
   });
 
   it('closes every session at once', () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ChildProcessSessionFactory } from '../../../src/adapters/process/child-process-session-factory';
 import { SessionRegistry } from '../../../src/application/sessions/session-registry';
-import { SessionLimitReached, SessionNotFound } from '../../../src/domain/execution/execution-errors';
+import { SessionEvicted, SessionExpired, SessionLimitReached, SessionNotFound } from '../../../src/domain/execution/execution-errors';
 import type { CommandLaunch } from '../../../src/domain/execution/execution-types';
 import { isAlive, waitFor } from '../../adapters/process/process-probe';
 
@@ -17,12 +17,15 @@ function sleepLaunch(): CommandLaunch {
   return { launch: { kind: 'argv', argv: ['/bin/sleep', '30'] }, cwd: workspace, timeoutMs: 10_000, maxOutputBytes: 1024 };
 }
 
-function createRegistry(maxSessions = 2): SessionRegistry {
+/** `maxSessionsPerOwner: 'default'` leaves the share unconfigured. */
+function createRegistry(maxSessions = 2, maxSessionsPerOwner: number | 'default' = maxSessions, maxRemembered?: number): SessionRegistry {
   let counter = 0;
   const now = (): number => clock;
   return new SessionRegistry({
     factory: new ChildProcessSessionFactory({ killGraceMs: 200, now }),
     maxSessions,
+    maxSessionsPerOwner: maxSessionsPerOwner === 'default' ? undefined : maxSessionsPerOwner,
+    maxRemembered,
     idleTimeoutMs: IDLE_TIMEOUT_MS,
     now,
     newId: () => `session-${(counter += 1)}`,
@@ -57,20 +60,132 @@ describe('SessionRegistry', () => {
     await expect(registry.close('nope')).rejects.toThrow(SessionNotFound);
   });
 
-  it('refuses a session beyond the maximum until one is closed', async () => {
-    registry.create(workspace);
-    registry.create(workspace);
+  it('evicts the least recently used idle session at the cap, and its id then says it was evicted', async () => {
+    const first = registry.create(workspace);
+    const second = registry.create(workspace);
+    clock += 10;
+    registry.get(first.id);
 
+    const third = registry.create(workspace);
+
+    await waitFor(() => second.closed, 'the evicted session to close');
+    expect(registry.list()).toEqual([first, third]);
+    expect(() => registry.get(second.id)).toThrow(SessionEvicted);
+    expect(() => registry.get(second.id)).toThrow('session evicted');
+    expect(registry.endReason(second.id)).toBe('evicted');
+    expect(() => registry.get('never-minted')).toThrow(SessionNotFound);
+  });
+
+  it('never evicts a session whose command runs, and refuses only when every session runs one', () => {
+    const busy = registry.create(workspace);
+    busy.start(sleepLaunch(), 'sleep 30');
+    clock += 10;
+    const idle = registry.create(workspace);
+
+    const fresh = registry.create(workspace);
+
+    expect(registry.list()).toEqual([busy, fresh]);
+    expect(idle.closed).toBe(true);
+    fresh.start(sleepLaunch(), 'sleep 30');
     expect(() => registry.create(workspace)).toThrow(SessionLimitReached);
-    await registry.close('session-1');
-    expect(registry.create(workspace).id).toBe('session-3');
+    expect(registry.list()).toEqual([busy, fresh]);
+  });
+
+  it('never evicts a pinned session until it is unpinned', () => {
+    const pinned = registry.create(workspace, undefined, { pinned: true });
+    const other = registry.create(workspace);
+
+    registry.create(workspace);
+    expect(pinned.closed).toBe(false);
+    expect(other.closed).toBe(true);
+
+    registry.unpin(pinned.id);
+    registry.create(workspace);
+    expect(pinned.closed).toBe(true);
+  });
+
+  it("evicts within the owner's own share and leaves other owners' sessions alone", () => {
+    registry = createRegistry(4, 2);
+    const bob = registry.create(workspace, 'bob');
+    const aliceOld = registry.create(workspace, 'alice');
+    clock += 10;
+    const aliceNew = registry.create(workspace, 'alice');
+
+    const aliceThird = registry.create(workspace, 'alice');
+
+    expect(aliceOld.closed).toBe(true);
+    expect(bob.closed).toBe(false);
+    expect(registry.list()).toEqual([bob, aliceNew, aliceThird]);
+  });
+
+  it('one owner whose share runs commands does not lock another owner out', () => {
+    registry = createRegistry(4, 2);
+    const alice = [registry.create(workspace, 'alice'), registry.create(workspace, 'alice')];
+    for (const session of alice) session.start(sleepLaunch(), 'sleep 30');
+
+    expect(() => registry.create(workspace, 'alice')).toThrow(SessionLimitReached);
+    const bob = [registry.create(workspace, 'bob'), registry.create(workspace, 'bob'), registry.create(workspace, 'bob')];
+
+    expect(bob.filter((session) => !session.closed)).toHaveLength(2);
+    expect(alice.every((session) => !session.closed)).toBe(true);
+  });
+
+  it('at the server cap, takes the idle session of the owner holding the most', () => {
+    registry = createRegistry(4, 3);
+    const bob = registry.create(workspace, 'bob');
+    clock += 10;
+    const alice = [registry.create(workspace, 'alice'), registry.create(workspace, 'alice'), registry.create(workspace, 'alice')];
+
+    registry.create(workspace, 'carol');
+
+    expect(bob.closed).toBe(false);
+    expect(alice.map((session) => session.closed)).toEqual([true, false, false]);
+  });
+
+  it('gives each owner half the cap, rounded up, when no share is configured', () => {
+    registry = createRegistry(3, 'default');
+    const first = registry.create(workspace, 'alice');
+    registry.create(workspace, 'alice');
+
+    registry.create(workspace, 'alice');
+
+    expect(first.closed).toBe(true);
+    expect(registry.list()).toHaveLength(2);
+  });
+
+  it('remembers a bounded number of ended sessions; older ones are unknown again', () => {
+    registry = createRegistry(1, 1, 2);
+    const ids = [1, 2, 3, 4].map(() => registry.create(workspace).id);
+
+    expect(() => registry.get(ids[0] ?? '')).toThrow(SessionNotFound);
+    expect(() => registry.get(ids[1] ?? '')).toThrow(SessionEvicted);
+    expect(() => registry.get(ids[2] ?? '')).toThrow(SessionEvicted);
+  });
+
+  it('ends a finished one-shot session: its id then says it ended', async () => {
+    const session = registry.create(workspace);
+
+    await registry.end(session.id, 'one_shot_finished');
+
+    expect(session.closed).toBe(true);
+    expect(() => registry.get(session.id)).toThrow(SessionExpired);
+    expect(() => registry.get(session.id)).toThrow('one-shot session ended');
+  });
+
+  it('forgets a session closed on request (its id is unknown, not expired)', async () => {
+    const session = registry.create(workspace);
+
+    await registry.close(session.id);
+
+    expect(() => registry.get(session.id)).toThrow(SessionNotFound);
   });
 
   it('expires a session idle for longer than the timeout and closes it', () => {
     const session = registry.create(workspace);
     clock += IDLE_TIMEOUT_MS + 1;
 
-    expect(() => registry.get(session.id)).toThrow(SessionNotFound);
+    expect(() => registry.get(session.id)).toThrow(SessionExpired);
+    expect(() => registry.get(session.id)).toThrow('session expired');
     expect(session.closed).toBe(true);
   });
 

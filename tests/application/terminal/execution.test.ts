@@ -95,16 +95,62 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
   });
 
   test('terminal_input is refused once the command has ended', async () => {
-    const result = await fixture.ok('terminal_execute', { command: 'echo done' });
+    const session = await fixture.ok('terminal_plan', { command: 'pwd' });
+    const result = await fixture.ok('terminal_execute', { command: 'echo done', session_id: session.session_id });
     const input = await fixture.call('terminal_input', { session_id: result.session_id, text: 'late\n' });
     expect(input.structuredContent).toMatchObject({ code: 'command_not_running' });
   });
 
-  test('command plans and executes in one call, in a new session', async () => {
+  test('command plans and executes in one call, in a one-shot session that ends with its receipt', async () => {
     const result = await fixture.call('terminal_execute', { command: 'pwd' });
     expect(result.isError).toBe(false);
     expect(result.structuredContent).toMatchObject({ status: 'succeeded', stdout: `${fixture.root}\n`, cwd: fixture.root });
-    expect(fixture.registry.find(String(result.structuredContent.session_id))).toBeDefined();
+    const session_id = String(result.structuredContent.session_id);
+    expect(fixture.registry.find(session_id)).toBeUndefined();
+    expect(fixture.registry.list()).toEqual([]);
+  });
+
+  test("a finished one-shot session's receipt and output stay readable; other tools say it ended", async () => {
+    const receipt = await fixture.ok('terminal_execute', { command: 'echo kept' });
+    const { session_id, plan_id } = receipt;
+
+    expect(await fixture.ok('terminal_receipt', { session_id })).toEqual(receipt);
+    expect(await fixture.ok('terminal_receipt', { session_id, plan_id })).toEqual(receipt);
+    const read = await fixture.ok('terminal_read', { session_id });
+    expect(read).toMatchObject({ status: 'succeeded', finished: true, exit_code: 0, stdout: { text: 'kept\n', complete: true } });
+    const replan = await fixture.call('terminal_plan', { command: 'pwd', session_id });
+    expect(replan.isError).toBe(true);
+    expect(replan.structuredContent).toMatchObject({
+      code: 'session_expired',
+      details: { sessionId: session_id, reason: 'one_shot_finished' },
+      next_step: 'Start a new session with terminal_plan (omit session_id) and use the session_id it returns.',
+    });
+    expect((await fixture.call('terminal_input', { session_id, text: 'x' })).structuredContent).toMatchObject({ code: 'session_expired' });
+  });
+
+  test('a one-shot started with wait_seconds 0 stays live while it runs, then ends with its receipt', async () => {
+    const started = await fixture.ok('terminal_execute', { command: 'echo later', wait_seconds: 0 });
+    const session_id = String(started.session_id);
+    expect(fixture.registry.find(session_id)).toBeDefined();
+    let stdout = '';
+    let read: Record<string, unknown> = { finished: false };
+    while (read.finished !== true) {
+      // From the previous offsets, so each read waits for news instead of spinning.
+      read = await fixture.ok('terminal_read', { session_id, wait_seconds: 10, stdout_offset: Buffer.byteLength(stdout) });
+      stdout += (read.stdout as { text: string }).text;
+    }
+    expect(stdout).toBe('later\n');
+    await waitUntil(() => fixture.registry.find(session_id) === undefined);
+    expect(await fixture.ok('terminal_receipt', { session_id })).toMatchObject({ status: 'succeeded', stdout: 'later\n' });
+  });
+
+  test('a denied one-shot ends its session at once; one needing approval keeps it for the approval', async () => {
+    const denied = await fixture.call('terminal_execute', { command: 'cat /etc/passwd' });
+    const needsApproval = await fixture.call('terminal_execute', { command: 'sleep 1' });
+    const deniedSession = String((denied.structuredContent.details as { sessionId: string }).sessionId);
+    const approvalSession = String((needsApproval.structuredContent.details as { sessionId: string }).sessionId);
+    expect(fixture.registry.find(deniedSession)).toBeUndefined();
+    expect(fixture.registry.find(approvalSession)).toBeDefined();
   });
 
   test('command that needs approval is planned but not executed, and the error names the plan', async () => {
@@ -163,3 +209,12 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
     }
   });
 });
+
+/** Polls a condition (bounded), for state that changes right after a tool call returns. */
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -94,7 +94,7 @@ describe('receipts', () => {
       const logFile = path.join(auditDirectory.root, 'nested', 'receipts.jsonl');
       fixture = new TerminalFixture({ auditLog: new JsonlReceiptAuditLog(logFile) });
       const first = await fixture.ok('terminal_execute', { command: 'echo one' });
-      const second = await fixture.ok('terminal_execute', { command: 'echo two', session_id: first.session_id });
+      const second = await fixture.ok('terminal_execute', { command: 'echo two' });
       const lines = await linesOnceWritten(logFile, 2);
       expect(lines.map((line) => JSON.parse(line))).toEqual([first, second]);
     } finally {

@@ -62,4 +62,32 @@ describe('terminal_sessions and terminal_session_close', () => {
     const again = await fixture.call('terminal_session_close', { session_id: plan.session_id });
     expect(again.structuredContent).toMatchObject({ code: 'session_not_found' });
   });
+
+  test('pages through the caller\'s sessions with an opaque cursor, oldest first', async () => {
+    const paged = new TerminalFixture({ maxSessions: 10, pageSize: 2 });
+    try {
+      const ids: unknown[] = [];
+      for (let index = 0; index < 5; index += 1) ids.push((await paged.ok('terminal_plan', { command: 'pwd' }, { principal: 'alice' })).session_id);
+      await paged.ok('terminal_plan', { command: 'pwd' }, { principal: 'bob' });
+
+      const first = await paged.ok('terminal_sessions', {}, { principal: 'alice' });
+      expect(first.next_cursor).toEqual(expect.any(String));
+      // A session ending between two pages does not invalidate the cursor.
+      await paged.ok('terminal_session_close', { session_id: ids[2] });
+      const second = await paged.ok('terminal_sessions', { cursor: first.next_cursor }, { principal: 'alice' });
+
+      const idsOf = (page: Record<string, unknown>): unknown[] => (page.sessions as Array<{ session_id: string }>).map((session) => session.session_id);
+      expect(idsOf(first)).toEqual([ids[0], ids[1]]);
+      expect(idsOf(second)).toEqual([ids[3], ids[4]]);
+      expect(second.next_cursor).toBeUndefined();
+    } finally {
+      await paged.dispose();
+    }
+  });
+
+  test('refuses a cursor it did not mint with invalid_cursor', async () => {
+    const result = await fixture.call('terminal_sessions', { cursor: 'not-a-cursor' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ code: 'invalid_cursor' });
+  });
 });

@@ -37,6 +37,9 @@ export interface FixtureOptions {
   maxOutputBytes?: number;
   secrets?: string[];
   auditLog?: ReceiptAuditLog;
+  maxSessions?: number;
+  maxSessionsPerOwner?: number;
+  pageSize?: number;
 }
 
 /**
@@ -76,7 +79,8 @@ export class TerminalFixture {
     const redactor = new SecretRedactor(options.secrets ?? []);
     this.registry = new SessionRegistry({
       factory: new ChildProcessSessionFactory({ killGraceMs: 200, outputSettleMs: 50 }),
-      maxSessions: 5,
+      maxSessions: options.maxSessions ?? 5,
+      maxSessionsPerOwner: options.maxSessionsPerOwner ?? options.maxSessions ?? 5,
       idleTimeoutMs: 3_600_000,
       newId: randomUUID,
     });
@@ -116,7 +120,7 @@ export class TerminalFixture {
       recorder,
     });
     this.control = new CommandControl({ registry: this.registry, ledgers: this.ledgers, redactor });
-    this.sessions = new SessionOverview({ registry: this.registry, ledgers: this.ledgers, redactor });
+    this.sessions = new SessionOverview({ registry: this.registry, ledgers: this.ledgers, redactor, pageSize: options.pageSize ?? 100 });
     const kit: TerminalToolkit = {
       settings: this.settings,
       plans: this.plans,

@@ -60,9 +60,13 @@ describe('every terminal tool result conforms to the declared outputSchema', () 
   });
 
   test('terminal_execute: receipts (succeeded, failed), running; denied, approval required, invalid arguments', async () => {
-    const first = await produce('terminal_execute', { command: 'pwd' }, { isError: false });
-    expect(first).toMatchObject({ status: 'succeeded' });
-    const session_id = first.session_id;
+    const oneShot = await produce('terminal_execute', { command: 'pwd' }, { isError: false });
+    expect(oneShot).toMatchObject({ status: 'succeeded' });
+    // A one-shot session ends with its command: planning in it again is refused, its receipt stays readable.
+    await produce('terminal_plan', { command: 'pwd', session_id: oneShot.session_id }, { isError: true, code: 'session_expired' });
+    const opened = await produce('terminal_plan', { command: 'pwd' }, { isError: false });
+    const session_id = opened.session_id;
+    expect(await produce('terminal_execute', { command: 'pwd', session_id }, { isError: false })).toMatchObject({ status: 'succeeded' });
     const failed = await produce('terminal_plan', { command: 'ls no-such-file', session_id }, { isError: false });
     if (failed.status !== 'planned') await produce('terminal_approve', { session_id: failed.session_id, plan_id: failed.id }, { isError: false });
     expect(await produce('terminal_execute', { session_id: failed.session_id, plan_id: failed.id }, { isError: true })).toMatchObject({ status: 'failed' });
@@ -76,7 +80,8 @@ describe('every terminal tool result conforms to the declared outputSchema', () 
   });
 
   test('terminal_retry, terminal_receipt: success shapes and refusals', async () => {
-    const executed = await produce('terminal_execute', { command: 'pwd' }, { isError: false });
+    const opened = await produce('terminal_plan', { command: 'pwd' }, { isError: false });
+    const executed = await produce('terminal_execute', { command: 'pwd', session_id: opened.session_id }, { isError: false });
     await produce('terminal_retry', { session_id: executed.session_id, plan_id: executed.plan_id }, { isError: false });
     await produce('terminal_retry', { session_id: executed.session_id, plan_id: 'no-such-plan' }, { isError: true, code: 'plan_not_found' });
     await produce('terminal_receipt', { session_id: executed.session_id }, { isError: false });

@@ -8,7 +8,7 @@ import type { TerminalToolkit } from '../terminal-toolkit.js';
 export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolkit, 'execution' | 'settings'>): ToolDefinition {
   const input = z
     .object({
-      session_id: nonEmptyString('Execution session of the plan (optional with command: a new session is created).').optional(),
+      session_id: nonEmptyString('Execution session of the plan. Optional with command: a one-shot session is created, which ends when the command finishes (its receipt stays readable with terminal_receipt).').optional(),
       plan_id: nonEmptyString('The plan to execute (seed form: session_id + plan_id).').optional(),
       command: nonEmptyString('Plan and execute in one call, for commands that need no approval (instead of plan_id).').optional(),
       cwd: nonEmptyString('With command: working directory, relative to the workspace root.').optional(),

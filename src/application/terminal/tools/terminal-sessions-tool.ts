@@ -33,12 +33,20 @@ export function terminalSessionsTool({ sessions }: Pick<TerminalToolkit, 'sessio
   return defineTool({
     name: 'terminal_sessions',
     title: 'List execution sessions',
-    description: 'List your live execution sessions with their working directory, running command and plan counts.',
-    input: z.object({}).strict(),
-    output: z.object({ sessions: z.array(sessionSchema) }),
+    description:
+      'List your live execution sessions with their working directory, running command and plan counts, oldest first. When next_cursor is present, call again with it as cursor for the next page.',
+    input: z
+      .object({ cursor: z.string().min(1).optional().describe('next_cursor of the previous page (omit for the first page).') })
+      .strict(),
+    output: z.object({
+      sessions: z.array(sessionSchema),
+      next_cursor: z.string().optional().describe('Present when more sessions follow: pass it as cursor.'),
+    }),
     annotations: { readOnlyHint: true, destructiveHint: false },
-    async call(_args, context) {
-      return { structured: { sessions: sessions.list(context.principal).map(sessionView) } };
+    async call(args, context) {
+      const page = sessions.list(context.principal, args.cursor);
+      const listed = page.sessions.map(sessionView);
+      return { structured: page.nextCursor === undefined ? { sessions: listed } : { sessions: listed, next_cursor: page.nextCursor } };
     },
   });
 }
