@@ -18,7 +18,7 @@ export class RequestFailed extends Error {
   }
 }
 
-/** The page's base (`http://host/terminal/`), where `mcp`, `ui/config`… live. */
+/** The page's base (`/terminal/` on a host that mounts term-mcp there), where `mcp`, `ui/config`… live. */
 export function baseUrl() {
   return new URL('.', document.baseURI);
 }
