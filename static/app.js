@@ -361,7 +361,8 @@ function onEvent(type, event) {
       if (state.active?.commandId === event.commandId) setLiveStatus('running');
       return;
     case 'session_closed':
-      sessionEnded();
+      // Also what a server that is shutting down says; if it is gone, say that instead.
+      void api('ui/config').then(sessionEnded, report);
       return;
     default:
       // plan, policy_decision, command_started, output, command_finished: the tools already told us.
@@ -405,6 +406,7 @@ async function reconcile(overview) {
       entry.commandId = running.command_id;
       updateEntry(entry);
       follow(entry, running.command_id, `$ ${entry.plan.command}  (reattached)`);
+      if (NARROW.matches) $('strip').scrollIntoView({ block: 'start' });
     } else if (isLive(entry.plan.status)) {
       const receipt = await receiptOf(entry);
       if (receipt) settle(entry, receipt, false);

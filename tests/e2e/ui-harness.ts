@@ -179,7 +179,9 @@ export class UiPage {
     return rows.filter((row) => row !== '');
   }
 
+  /** xterm.js pauses rendering while the terminal is off screen, so it is looked at, as a person would. */
   async waitForTerminalLine(pattern: RegExp, timeoutMs = 20_000): Promise<void> {
+    await this.page.locator('#terminal').scrollIntoViewIfNeeded();
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const lines = await this.terminalLines();
