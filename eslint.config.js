@@ -7,6 +7,10 @@ export default tseslint.config(
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   ...tseslint.configs.recommended,
   {
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     // The browser UI: plain ES modules run as they are (no build step), so only browser globals exist.
     files: ['static/**/*.js'],
     languageOptions: {

@@ -350,7 +350,7 @@ function onEvent(type, event) {
         entry.plan.status = 'approved';
         entry.plan.approved_at = event.at;
         updateEntry(entry);
-        toast(`Plan ${pad(entry.number)} was approved.`);
+        if (state.config.approval_channel === 'operator') toast(`An operator approved plan ${pad(entry.number)}.`);
       }
       return;
     }
@@ -837,6 +837,7 @@ document.addEventListener('keydown', (event) => {
 });
 
 state.terminal = await createTerminalView($('terminal'));
+state.terminal.note('The output of the plans you run appears here, colours and all.');
 const saved = sessionStorage.getItem(TOKEN_KEY);
 if (saved) {
   $('token').value = saved;

@@ -56,10 +56,13 @@ export function renderCard(entry, approvalChannel, existing) {
   head.append(element('span', 'plan-number', `PLAN ${String(entry.number).padStart(2, '0')}`));
   const status = element('span', `badge status-${plan.status}`, statusWord(plan.status));
   status.dataset.role = 'status';
-  const riskName = plan.status === 'blocked' ? 'blocked' : plan.policy.risk;
-  const risk = element('span', `badge risk-${riskName}`, plan.status === 'blocked' ? 'BLOCKED' : `${String(plan.policy.risk).toUpperCase()} RISK`);
-  risk.dataset.role = 'risk';
-  head.append(status, risk);
+  head.append(status);
+  // A blocked plan has no risk to weigh: its status says all.
+  if (plan.status !== 'blocked') {
+    const risk = element('span', `badge risk-${plan.policy.risk}`, `${String(plan.policy.risk).toUpperCase()} RISK`);
+    risk.dataset.role = 'risk';
+    head.append(risk);
+  }
 
   const command = element('pre', 'bound-command');
   command.append(element('code', '', plan.command));
@@ -84,7 +87,7 @@ export function renderCard(entry, approvalChannel, existing) {
   const allowed = actionsOf(plan, approvalChannel);
   actions.append(button('Copy', 'copy'));
   if (allowed.approve) actions.append(button('Approve', 'approve', 'warn'));
-  if (allowed.run || isLive(plan.status)) {
+  if (allowed.run) {
     const run = button('Run', 'run', 'primary');
     run.disabled = !allowed.run || entry.busy === true;
     actions.append(run);
