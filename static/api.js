@@ -8,7 +8,7 @@ const CLIENT_INFO = { name: 'term-mcp-mission-control', version: '2.0.0' };
 export class RequestFailed extends Error {
   /**
    * @param {string} code  a tool error code (`session_not_found`…), an HTTP route code (`unknown_session`…), or one of
-   *                       ours: `unreachable`, `unauthorized`, `rate_limited`, `not_available`, `http_error`, `rpc_error`
+   *                       ours: `unreachable`, `unauthorized`, `rate_limited`, `too_large`, `not_available`, `http_error`, `rpc_error`
    * @param {object} [details]
    */
   constructor(code, details = {}) {
@@ -60,6 +60,7 @@ export async function readJson(response) {
 function failureOf(status, body) {
   if (status === 401) return new RequestFailed('unauthorized');
   if (status === 429) return new RequestFailed('rate_limited');
+  if (status === 413) return new RequestFailed('too_large');
   if (status === 404 && (body === null || body?.error === 'not_found' || typeof body?.error !== 'string')) {
     return new RequestFailed('not_available', { status });
   }

@@ -14,9 +14,13 @@ const SESSION_KEY = 'term-mcp-session';
 const LEDGER_KEY = 'term-mcp-ledger';
 /** terminal_read long-poll: the server answers as soon as there is output, or after this many seconds. */
 const READ_WAIT_SECONDS = 10;
+/** At most ~4 reads a second (RATE_LIMIT_PER_MINUTE defaults to 600), each up to 64 KiB. */
+const MIN_READ_INTERVAL_MS = 250;
+const RATE_LIMITED_BACKOFF_MS = 2000;
 const NARROW = window.matchMedia('(max-width: 860px)');
 
 const $ = (id) => document.getElementById(id);
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const state = {
   config: null,
@@ -574,13 +578,21 @@ function follow(entry, commandId, heading) {
     let stdoutOffset = 0;
     let stderrOffset = 0;
     for (;;) {
-      const read = await callTool('terminal_read', {
-        session_id: state.sessionId,
-        command_id: commandId,
-        stdout_offset: stdoutOffset,
-        stderr_offset: stderrOffset,
-        wait_seconds: READ_WAIT_SECONDS,
-      });
+      let read;
+      try {
+        read = await callTool('terminal_read', {
+          session_id: state.sessionId,
+          command_id: commandId,
+          stdout_offset: stdoutOffset,
+          stderr_offset: stderrOffset,
+          wait_seconds: READ_WAIT_SECONDS,
+        });
+      } catch (error) {
+        // Over the per-minute request budget: wait, then carry on from the same offsets.
+        if (!(error instanceof RequestFailed && error.code === 'rate_limited')) throw error;
+        await pause(RATE_LIMITED_BACKOFF_MS);
+        continue;
+      }
       if (generation !== state.generation) return;
       state.terminal.write(read.stdout.text);
       state.terminal.write(read.stderr.text);
@@ -589,6 +601,8 @@ function follow(entry, commandId, heading) {
       const drained = (read.stdout.complete && read.stderr.complete) || (read.stdout.text === '' && read.stderr.text === '');
       if (read.finished && drained) break;
       if (!read.finished && isLive(read.status) && read.status !== entry.plan.status) setLiveStatus(read.status);
+      // A chatty command would otherwise cost one request per chunk; batch its output instead.
+      if (!read.finished) await pause(MIN_READ_INTERVAL_MS);
     }
     const receipt = await receiptOf(entry);
     if (generation !== state.generation) return;
@@ -607,7 +621,7 @@ async function receiptOf(entry) {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const found = await callTool('terminal_receipt', { session_id: state.sessionId, plan_id: entry.plan.id });
     if (found && typeof found.signature === 'string') return found;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await pause(250);
   }
   return null;
 }

@@ -15,6 +15,7 @@ const SEALS = {
   invalid: ['INVALID', 'This is not a valid term-mcp receipt.'],
   unverified: ['UNVERIFIED (server cannot check)', 'This server has no receipt validator, so the seal could not be checked.'],
   unreachable: ['UNVERIFIED (server not answering)', 'The server did not answer, so the seal could not be checked.'],
+  too_large: ['UNVERIFIED (too large to check)', 'This receipt is larger than the server accepts in one request (MAX_REQUEST_BYTES), so the seal could not be checked here; term-mcp receipt validate checks it from the file.'],
   checking: ['CHECKING…', 'Asking the server to check the signature.'],
 };
 
@@ -89,6 +90,7 @@ export async function showReceipt(receipt, origin) {
     if (current !== receipt) return;
     if (error instanceof RequestFailed && error.code === 'not_available') setSeal('unverified');
     else if (error instanceof RequestFailed && error.code === 'unreachable') setSeal('unreachable');
+    else if (error instanceof RequestFailed && error.code === 'too_large') setSeal('too_large');
     else {
       setSeal('unverified');
       note(sentenceFor(error));
@@ -146,6 +148,7 @@ export async function exportRedacted() {
   } catch (error) {
     if (error instanceof RequestFailed && error.code === 'not_available') note('This server cannot make a share-redacted copy (it has no receipt redactor).');
     else if (error instanceof RequestFailed && error.details?.status === 400) note('Only a valid signed receipt can be redacted for sharing.');
+    else if (error instanceof RequestFailed && error.code === 'too_large') note('This receipt is larger than the server accepts in one request, so it cannot be redacted here.');
     else note(sentenceFor(error));
   }
 }

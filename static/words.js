@@ -5,6 +5,7 @@ const SENTENCES = {
   unreachable: 'The term-mcp server is not answering. It may have stopped or restarted: start it again (term-mcp http), then press Reconnect.',
   unauthorized: 'The server refused this token. Use the bearer token printed by term-mcp http (or TERM_MCP_TOKEN).',
   rate_limited: 'Too many requests in a short time. Wait a moment, then try again.',
+  too_large: 'That is larger than the server accepts in one request (MAX_REQUEST_BYTES).',
   session_not_found: 'This session has ended: it expired or was closed. Start a new session to plan again.',
   unknown_session: 'This session has ended: it expired or was closed. Start a new session to plan again.',
   session_limit_reached: 'The server already holds as many sessions as it allows. Close one elsewhere or wait for one to expire.',

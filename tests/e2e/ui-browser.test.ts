@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { FakeDeepSeekServer } from '../adapters/deepseek/fake-deepseek-server';
@@ -143,6 +145,25 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     expect(await retried.locator('[data-action=approve]').count()).toBe(1);
     expect(await page.locator('.plan-card .plan-number').allTextContents()).toEqual(['PLAN 03', 'PLAN 02', 'PLAN 01']);
     expect(await ui.bodyText()).not.toMatch(MODEL_TEXT);
+    expectCleanPage();
+  });
+
+  it('streams a large output into the terminal in batches, to its last line', async () => {
+    const { page } = ui;
+    const running = await open();
+    const lines = Array.from({ length: 20_000 }, (_unused, index) => `line ${String(index + 1).padStart(5, '0')}`);
+    writeFileSync(path.join(running.workspaceRoot, 'big.txt'), `${lines.join('\n')}\n`);
+    const card = await ui.plan('cat big.txt', 'Planned');
+    await card.locator('[data-action=run]').click();
+    await card.locator('[data-role=status]').filter({ hasText: 'Succeeded' }).waitFor();
+    await ui.waitForTerminalLine(/^line 20000$/);
+    expect(await ui.terminalLines()).toContain('line 19999');
+    // 234 KiB in at most 64 KiB per read: a handful of reads, not one per chunk the command wrote.
+    expect(ui.requested.filter((requested) => requested === '/mcp').length).toBeLessThan(20);
+    // The receipt is larger than one request may be (MAX_REQUEST_BYTES, 64 KiB): the panel says why it is unchecked.
+    await page.locator('#receipt-seal').filter({ hasText: receiptRoutes ? /^(VERIFIED|UNVERIFIED \(too large to check\))$/ : /^UNVERIFIED \(too large to check\)$/ }).waitFor();
+    expect(ui.errors.filter((error) => !error.includes('status of 413'))).toEqual([]);
+    ui.errors.length = 0;
     expectCleanPage();
   });
 
