@@ -547,6 +547,7 @@ async function runEntry(entry) {
     started = await callTool('terminal_execute', { session_id: state.sessionId, plan_id: entry.plan.id, wait_seconds: 0 });
   } finally {
     entry.busy = false;
+    updateEntry(entry);
   }
   if (NARROW.matches) $('strip').scrollIntoView({ behavior: 'smooth', block: 'start' });
   entry.commandId = started.command_id;
