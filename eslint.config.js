@@ -2,10 +2,29 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'static/**', 'bench/**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/**/*.mjs'] },
   js.configs.recommended,
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   ...tseslint.configs.recommended,
+  {
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // The browser UI: plain ES modules run as they are (no build step), so only browser globals exist.
+    files: ['static/**/*.js'],
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'window', 'document', 'navigator', 'sessionStorage', 'fetch', 'URL', 'Blob', 'CSS', 'Node', 'Element',
+          'HTMLElement', 'ResizeObserver', 'TextDecoderStream', 'AbortController', 'setTimeout', 'clearTimeout',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_' }] },
+  },
   {
     files: ['**/*.ts'],
     rules: {

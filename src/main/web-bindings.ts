@@ -17,6 +17,7 @@ import { createOperatorRouter } from '../adapters/web/operator-approval-router.j
 import { locateStaticDir } from '../adapters/web/static-dir.js';
 import { createDocsRouter, createStaticUiRouter } from '../adapters/web/static-ui-router.js';
 import { createUiConfigRouter } from '../adapters/web/ui-config-router.js';
+import { locateVendorFiles } from '../adapters/web/vendor-files.js';
 import type { WebSessions } from '../adapters/web/web-ports.js';
 import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
@@ -78,6 +79,8 @@ export function mountWeb(container: Container, config: Config, options: WebMount
   const deprecation: DeprecationNotice = { sunset: config.sunset, link: config.deprecationLink };
   const staticDir = options.staticDir ?? locateStaticDir([process.argv[1], process.cwd()], PACKAGE_NAME);
   if (staticDir === undefined) logger.warn('web UI files not found; GET / is not served', { package: PACKAGE_NAME });
+  const vendorFiles = staticDir === undefined ? undefined : locateVendorFiles(path.dirname(staticDir));
+  if (staticDir !== undefined && vendorFiles === undefined) logger.warn('@xterm/xterm not found; the UI shows output as plain text');
 
   return {
     mountProtected(router) {
@@ -111,7 +114,7 @@ export function mountWeb(container: Container, config: Config, options: WebMount
       router.use([...LEGACY_WEB_PATHS], deprecationHeaders(deprecation));
       router.use(createOperatorRouter({ operatorToken: config.operatorToken, approvals }));
       if (staticDir !== undefined) {
-        router.use(createStaticUiRouter(staticDir));
+        router.use(createStaticUiRouter(staticDir, vendorFiles));
         router.use(createDocsRouter(path.join(path.dirname(staticDir), 'docs')));
       }
     },

@@ -106,20 +106,41 @@ describe('legacy web API over HTTP', () => {
     expect(reply.text).not.toContain(server.workspaceRoot);
   });
 
-  it('serves the UI publicly, same-origin only and without external URLs', async () => {
+  it('serves the UI publicly, same-origin only, with relative paths and without external URLs', async () => {
     const page = await web(server, 'GET', '/', { token: null });
-    const script = await web(server, 'GET', '/static/app.js', { token: null });
+    const scripts = await Promise.all(
+      ['app.js', 'api.js', 'ledger.js', 'receipt-panel.js', 'terminal-view.js', 'words.js'].map((name) => web(server, 'GET', `/static/${name}`, { token: null })),
+    );
     const style = await web(server, 'GET', '/static/app.css', { token: null });
-    expect([page.status, script.status, style.status]).toEqual([200, 200, 200]);
+    expect([page.status, style.status, ...scripts.map((script) => script.status)]).toEqual(Array(8).fill(200));
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    for (const script of scripts) expect(script.headers.get('content-type')).toMatch(/javascript/);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(page.text).toContain('<script type="module" src="/static/app.js"></script>');
+    // Relative, so the page also works where a host app mounts term-mcp under a prefix.
+    expect(page.text).toContain('<script type="module" src="static/app.js"></script>');
+    expect(page.text).not.toMatch(/(src|href)="\//);
     expect(page.text).toContain('Approval-first mission control');
-    for (const asset of [page.text, script.text, style.text]) expect(asset).not.toMatch(/https?:\/\//);
-    expect(script.text).toContain('sessionStorage');
-    expect(script.text).not.toContain('localStorage');
+    for (const asset of [page.text, style.text, ...scripts.map((script) => script.text)]) expect(asset).not.toMatch(/https?:\/\//);
+    const code = scripts.map((script) => script.text).join('\n');
+    expect(code).toContain('sessionStorage');
+    expect(code).not.toContain('localStorage');
     expect(style.text).toContain('@media (max-width: 520px)');
+  });
+
+  it('serves xterm.js from its npm package under /vendor, and only the files it names', async () => {
+    const xterm = await web(server, 'GET', '/vendor/xterm.mjs', { token: null });
+    const fit = await web(server, 'GET', '/vendor/addon-fit.mjs', { token: null });
+    const css = await web(server, 'GET', '/vendor/xterm.css', { token: null });
+    expect([xterm.status, fit.status, css.status]).toEqual([200, 200, 200]);
+    expect(xterm.headers.get('content-type')).toMatch(/javascript/);
+    expect(xterm.text).toContain('export{');
+    expect(xterm.text).toContain('as Terminal}');
+    expect(fit.text).toContain('as FitAddon}');
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    for (const path of ['/vendor/package.json', '/vendor/xterm.js', '/vendor/..%2fpackage.json']) {
+      const other = await web(server, 'GET', path, { token: null });
+      expect(other.status).toBe(401);
+    }
   });
 
   it('serves nothing outside static/ under /static', async () => {
