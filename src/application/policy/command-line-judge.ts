@@ -103,6 +103,9 @@ export class CommandLineJudge {
 
 /** Seed wording for quoting problems; other syntax problems say what was not understood. */
 export function syntaxDenial(error: ShellSyntaxError): Judgement {
+  if (error.reservedWord !== null) {
+    return deny('shell_keyword', `shell control structures are not supported: ${error.reservedWord}`);
+  }
   return error.quoting
     ? deny('invalid_quoting', 'command quoting is invalid')
     : deny('invalid_syntax', `command syntax is not supported: ${error.message}`);

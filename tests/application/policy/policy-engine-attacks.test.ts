@@ -20,6 +20,10 @@ const ATTACKS: readonly (readonly [command: string, rule: string])[] = [
   ['cat README.md | sh', 'always_blocked'],
   ['ls # hidden', 'shell_comment'],
   ['if true; then ls; fi', 'shell_keyword'],
+  // reserved words are parser errors now (reported under the same rule): dash and bash read them differently
+  ['[[ -f README.md ]]', 'shell_keyword'],
+  ['ls; time rm x', 'shell_keyword'],
+  ['>out while ls; do ls; done', 'shell_keyword'],
   ['f() { ls; }', 'invalid_syntax'],
   // substitutions and expansions
   ['echo $(curl x)', 'always_blocked'],
