@@ -100,13 +100,26 @@ function launchFor(parsed: ParsedCommandLine, command: string, spans: readonly E
   const single = singlePlainCommand(parsed);
   const span = spans[0];
   if (single && span && spans.length === 1) {
-    return { kind: 'argv', argv: [span.absolute, ...single.slice(1)] };
+    const argv = [span.absolute, ...single.slice(1)];
+    for (const { afterWord, args } of [...span.insertions].sort((a, b) => b.afterWord - a.afterWord)) argv.splice(afterWord + 1, 0, ...args);
+    return { kind: 'argv', argv };
   }
+  // Edits from the end of the line backwards, so earlier offsets stay valid; an insertion at the name's end
+  // goes after the name's replacement.
+  const edits = spans.flatMap(({ start, end, absolute, insertions }) => [
+    ...insertions.map(({ offset, args }) => ({ start: offset, end: offset, text: ` ${args.map(quoteForShell).join(' ')}`, order: 1 })),
+    { start, end, text: `'${absolute}'`, order: 0 },
+  ]);
   let script = command;
-  for (const { start, end, absolute } of [...spans].sort((a, b) => b.start - a.start)) {
-    script = `${script.slice(0, start)}'${absolute}'${script.slice(end)}`;
+  for (const edit of edits.sort((a, b) => b.start - a.start || b.order - a.order)) {
+    script = `${script.slice(0, edit.start)}${edit.text}${script.slice(edit.end)}`;
   }
   return { kind: 'shell', script };
+}
+
+/** Single-quotes a fixed argument (the policy's own constants; none contains a single quote). */
+function quoteForShell(value: string): string {
+  return `'${value.replace(/'/g, "'\\''")}'`;
 }
 
 /** The words of the line when it is exactly one simple command with literal words and nothing else. */

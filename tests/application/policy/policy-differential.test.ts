@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { NodePathInspector } from '../../../src/adapters/policy/node-path-inspector';
 import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
 import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
+import { gitLaunchInsertions } from '../../../src/application/policy/rules/git-rule';
 import type { ParsedCommandLine } from '../../../src/application/policy/shell-ast';
 import { parseShellCommand } from '../../../src/application/policy/shell-parser';
 import type { LaunchForm } from '../../../src/domain/policy/policy-types';
@@ -108,6 +109,9 @@ const EDGE_CASES = [
   'test -e a && echo yes',
   '[ -e a ] && echo yes',
   'echo a\tb',
+  'git log -n 1 | head -n 1',
+  'git show HEAD >out; git branch -a',
+  'git status',
   'echo a;echo b&&echo c',
   'echo {',
   'echo }',
@@ -142,6 +146,9 @@ function judgedRuns(parsed: ParsedCommandLine, cwd: string, bin: string, inherit
       }
       const [name, ...operands] = command.words.map((word) => word.value);
       const argv = [path.join(bin, name as string), ...operands];
+      // git runs with the settings the launch adds (rules/git-rule.ts), in the places the policy chose
+      const insertions = name === 'git' ? gitLaunchInsertions(command.words.slice(1)) : [];
+      for (const { afterWord, args } of [...insertions].sort((a, b) => b.afterWord - a.afterWord)) argv.splice(afterWord + 1, 0, ...args);
       runs.push(stdin === undefined ? { argv, fds } : { argv, fds, stdin });
     });
   }
@@ -268,7 +275,7 @@ describe('policy differential test: what the policy allowed is what dash ran', (
     let allowed = 0;
     let ran = 0;
     const started = Date.now();
-    const lines = Number(process.env['DIFFERENTIAL_LINES'] ?? 3000);
+    const lines = Number(process.env['DIFFERENTIAL_LINES'] ?? 2000);
     for (let n = 0; n < lines; n += 1) {
       const line = generatedLine(random);
       const outcome = check(line, false);
