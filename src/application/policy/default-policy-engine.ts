@@ -5,7 +5,7 @@ import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
 import type { LaunchForm, PolicyDecision, PolicyRequest, RiskLevel } from '../../domain/policy/policy-types.js';
 import { CommandLineJudge, syntaxDenial, type ExecutableSpan, type JudgedPart } from './command-line-judge.js';
 import { findFloorViolation } from './policy-floor.js';
-import { DEFAULT_POLICY_SETTINGS, type PolicySettings } from './policy-settings.js';
+import { DEFAULT_POLICY_SETTINGS, type PolicyExamples, type PolicySettings } from './policy-settings.js';
 import { deny, higherRisk, riskSeverity, verdictSeverity, type Judgement } from './rules/judgement.js';
 import type { ParsedCommandLine } from './shell-ast.js';
 import { parseShellCommand } from './shell-parser.js';
@@ -34,6 +34,26 @@ export class DefaultPolicyEngine implements PolicyEngine {
     const violation = findFloorViolation(settings);
     if (violation) throw new ConfigurationError(`policy settings ${violation.list}[${violation.index}]: ${violation.message}`);
     this.settings = settings;
+    const mismatch = settings.examples === undefined ? null : this.findExampleMismatch(settings.examples);
+    if (mismatch) throw new ConfigurationError(mismatch, { setting: 'TERM_MCP_POLICY' });
+  }
+
+  /** The first policy-file example whose verdict differs, judged from the workspace root; null when all hold. */
+  private findExampleMismatch(examples: PolicyExamples): string | null {
+    const expectations = [
+      ['allow', 'allow', examples.allow],
+      ['require_approval', 'approval_required', examples.require_approval],
+      ['deny', 'deny', examples.deny],
+    ] as const;
+    for (const [key, verdict, lines] of expectations) {
+      for (const [index, command] of lines.entries()) {
+        const decision = this.evaluate({ command, cwd: this.inspector.root });
+        if (decision.verdict !== verdict) {
+          return `policy file example examples.${key}[${index}] ${JSON.stringify(command)} should be ${verdict} in ${this.settings.mode} mode but is ${decision.verdict} (rule ${decision.matchedRule}: ${decision.reasons[0] ?? ''})`;
+        }
+      }
+    }
+    return null;
   }
 
   evaluate(request: PolicyRequest): PolicyDecision {
