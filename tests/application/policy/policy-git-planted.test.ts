@@ -96,6 +96,15 @@ describe('policy: git judged read-only never runs a program the repository names
     }
   });
 
+  it.each(['git log -p --textconv', 'git show --ext-diff', 'git diff --cached --textconv', 'git log -p --no-textconv --textconv'])(
+    '%j is refused: it would turn the repository\'s diff drivers back on',
+    (command) => {
+      fs.rmSync(canary, { force: true });
+      expect(runAsLaunched(command, 'trusted').decision).toMatchObject({ verdict: 'deny', matchedRule: 'git_code_option' });
+      expect(fs.existsSync(canary)).toBe(false);
+    },
+  );
+
   it('a bare repository planted under another name is not used, from its own directory or by option', () => {
     fs.rmSync(canary, { force: true });
     const { decision, output } = runAsLaunched('git log', 'inspect', path.join(root, 'notes'));

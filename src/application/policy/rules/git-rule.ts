@@ -30,6 +30,8 @@ export const GIT_LAUNCH_SETTINGS: readonly string[] = [
     'log.showSignature=false', 'core.alternateRefsCommand=false', 'protocol.allow=never',
   ].flatMap((setting) => ['-c', setting]),
 ];
+/** Options that turn the repository's diff drivers back on. */
+const DRIVER_OPTIONS = new Set(['--textconv', '--ext-diff']);
 /** Added right after a diff-showing subcommand. */
 export const GIT_DIFF_LAUNCH_OPTIONS: readonly string[] = ['--no-textconv', '--no-ext-diff'];
 
@@ -102,6 +104,9 @@ export function judgeGit(args: readonly Word[], mode: PolicyMode): Judgement {
   if (rest.some((word) => CODE_OPTIONS.has(word.value.split('=', 1)[0] as string) && word.value.startsWith('--'))) {
     return deny('git_code_option', CODE_OPTION_REASON);
   }
+  // The launch puts --no-textconv --no-ext-diff right after the subcommand; a later option would win over them.
+  const driverOption = rest.find((word) => DRIVER_OPTIONS.has(word.value));
+  if (driverOption) return deny('git_code_option', `${driverOption.value} runs a program the repository's attributes name`);
   if (READ_ONLY_SUBCOMMANDS.has(subcommand)) {
     const outputs = optionValues(rest, ['--output']);
     if (outputs.length > 0) return judgeGitWrite(mode, outputs);
