@@ -124,16 +124,21 @@ function launchFor(parsed: ParsedCommandLine, command: string, spans: readonly E
     for (const { afterWord, args } of [...span.insertions].sort((a, b) => b.afterWord - a.afterWord)) argv.splice(afterWord + 1, 0, ...args);
     return { kind: 'argv', argv };
   }
-  // Edits from the end of the line backwards, so earlier offsets stay valid; an insertion at the name's end
-  // goes after the name's replacement.
+  // One pass from the start of the line: each edit replaces [start, end) (an insertion has start === end), so the
+  // script is built in time linear in the line, however many commands it holds.
   const edits = spans.flatMap(({ start, end, absolute, insertions }) => [
-    ...insertions.map(({ offset, args }) => ({ start: offset, end: offset, text: ` ${args.map(quoteForShell).join(' ')}`, order: 1 })),
-    { start, end, text: `'${absolute}'`, order: 0 },
+    { start, end, text: `'${absolute}'` },
+    ...insertions.map(({ offset, args }) => ({ start: offset, end: offset, text: ` ${args.map(quoteForShell).join(' ')}` })),
   ]);
-  let script = command;
-  for (const edit of edits.sort((a, b) => b.start - a.start || b.order - a.order)) {
-    script = `${script.slice(0, edit.start)}${edit.text}${script.slice(edit.end)}`;
+  edits.sort((a, b) => a.start - b.start || a.end - b.end);
+  const pieces: string[] = [];
+  let cursor = 0;
+  for (const edit of edits) {
+    pieces.push(command.slice(cursor, edit.start), edit.text);
+    cursor = Math.max(cursor, edit.end);
   }
+  pieces.push(command.slice(cursor));
+  const script = pieces.join('');
   return { kind: 'shell', script };
 }
 

@@ -53,6 +53,11 @@ describe('policy engine: commands it allows', () => {
     }
   });
 
+  it('builds the launch script of a long list in one pass, every name replaced', () => {
+    const decision = workspace.engine({}).evaluate({ command: 'ls;'.repeat(300), cwd: workspace.root });
+    expect(decision.launch).toEqual({ kind: 'shell', script: "'/usr/bin/ls';".repeat(300) });
+  });
+
   it('launches git with settings the repository cannot override, and diff drivers off', () => {
     const log = workspace.evaluate('git log -p');
     expect(log.launch).toEqual({ kind: 'argv', argv: ['/usr/bin/git', ...GIT_LAUNCH_SETTINGS, 'log', '--no-textconv', '--no-ext-diff', '-p'] });
