@@ -4,6 +4,7 @@ import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
 import type { LaunchForm, PolicyDecision, PolicyRequest, RiskLevel } from '../../domain/policy/policy-types.js';
 import { CommandLineJudge, syntaxDenial, type ExecutableSpan, type JudgedPart } from './command-line-judge.js';
+import { MemoizedPathInspector } from './memoized-path-inspector.js';
 import { findFloorViolation } from './policy-floor.js';
 import { DEFAULT_POLICY_SETTINGS, type PolicyExamples, type PolicySettings } from './policy-settings.js';
 import { deny, higherRisk, riskSeverity, verdictSeverity, type Judgement } from './rules/judgement.js';
@@ -67,7 +68,8 @@ export class DefaultPolicyEngine implements PolicyEngine {
       if (!(error instanceof ShellSyntaxError)) throw error;
       return decide([{ text: command, ...syntaxDenial(error) }], null, command, []);
     }
-    const line = new CommandLineJudge({ settings: this.settings, inspector: this.inspector, cwd: request.cwd }).judgeLine(parsed);
+    const inspector = new MemoizedPathInspector(this.inspector);
+    const line = new CommandLineJudge({ settings: this.settings, inspector, cwd: request.cwd }).judgeLine(parsed);
     return decide(line.parts, parsed, command, line.executableSpans);
   }
 }
