@@ -8,6 +8,7 @@ import path from 'node:path';
 import { executeMarkdown, runExecuteBench } from './execute.mjs';
 import { httpMarkdown, runHttpBench } from './http.mjs';
 import { memoryMarkdown, runMemoryBench } from './memory.mjs';
+import { policyMarkdown, runPolicyBench } from './policy.mjs';
 import { runStdioBench, stdioMarkdown } from './stdio.mjs';
 import { runStreamBench, streamMarkdown } from './stream.mjs';
 import { assertBuilt, fixed, mib, ROOT } from './support.mjs';
@@ -20,9 +21,15 @@ const BENCHMARKS = {
   execute: { title: 'Execute overhead (`terminal_execute` of `true` vs a bare spawn)', run: runExecuteBench, markdown: executeMarkdown, verdicts: executeVerdicts },
   memory: { title: 'Memory per idle execution session', run: runMemoryBench, markdown: memoryMarkdown, verdicts: () => [] },
   stream: { title: 'Streaming 100 MiB through `terminal_read`', run: runStreamBench, markdown: streamMarkdown, verdicts: streamVerdicts },
+  policy: { title: 'Judging a command line (policy engine, in-process)', run: runPolicyBench, markdown: policyMarkdown, verdicts: policyVerdicts },
 };
 
 const ABOUT = {
+  policy:
+    'bench/policy.mjs: the built `DefaultPolicyEngine` with the real `NodePathInspector` on a temp workspace, ' +
+    '`MAX_COMMAND_LENGTH` 100 000, lines of 10 to 100 000 characters in two shapes (one command with many operands, ' +
+    'each inspected as a path; many commands, each judged and named in the launch script). Judging is synchronous: ' +
+    'the slowest evaluation is the longest event-loop pause it causes.',
   http:
     'Targets: **term-mcp** (`node dist/main/cli.js http`: Express with helmet, access log, origin/host guard, rate limit ' +
     '(raised to 1e8/min), body limit, bearer auth, MCP header checks, then the dispatcher); **sdk** (bench/sdk-server.mjs: ' +
@@ -180,6 +187,23 @@ function streamVerdicts({ runs }) {
     return verdict(growth <= bound, `Flat memory while streaming ${fixed(mib(r.producedBytes), 0)} MiB (MAX_OUTPUT_BYTES ${fixed(mib(r.capBytes), 0)} MiB)`,
       `server RSS ${fixed(mib(r.rssStart), 0)} → peak ${fixed(mib(r.rssPeak), 0)} MiB (+${fixed(mib(growth), 0)} MiB; bound: cap + ${fixed(mib(GC_HEADROOM_BYTES), 0)} MiB GC headroom = ${fixed(mib(bound), 0)} MiB)`);
   });
+}
+
+/** Issue 12 §6: a 1 000-character line under 1 ms p50; cost linear in length; no pause over 50 ms at the default limit. */
+function policyVerdicts({ results }) {
+  const at = (shape, length) => results.find((r) => r.shape === shape && Math.abs(r.length - length) <= 3);
+  const out = [];
+  for (const shape of [...new Set(results.map((r) => r.shape))]) {
+    const thousand = at(shape, 1_000);
+    const largest = at(shape, 100_000);
+    if (thousand) out.push(verdict(thousand.p50 < 1, `\`${shape}\` at 1 000 characters judged in under 1 ms p50`, `p50 ${fixed(thousand.p50, 3)} ms`));
+    if (thousand) out.push(verdict(thousand.max < 50, `\`${shape}\` at the default 1 000-character limit: no pause over 50 ms`, `max ${fixed(thousand.max, 1)} ms`));
+    if (thousand && largest) {
+      const ratio = largest.p50 / thousand.p50;
+      out.push(verdict(ratio <= 150, `\`${shape}\` cost linear in length (100x the characters, at most 150x the time)`, `${fixed(ratio, 0)}x`));
+    }
+  }
+  return out;
 }
 
 // -------------------------------------------------------------------------------------------------------------

@@ -68,6 +68,19 @@ export const CLI_COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze(
     flags: HTTP_FLAGS,
     load: () => import('./commands/http-command.js'),
   },
+  explain: {
+    summary: 'judge a command line with the policy and print the verdict, rule, reasons and launch; runs nothing',
+    synopsis: '"<command>" [flags]',
+    flags: [
+      { name: 'workspace', value: 'DIR', description: 'WORKSPACE_ROOT: the workspace to judge against (default: the current directory)' },
+      { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: inspect (default) | confirm | trusted' },
+      { name: 'policy', value: 'FILE', description: 'TERM_MCP_POLICY: a JSON or YAML policy file' },
+      { name: 'cwd', value: 'DIR', description: 'the working directory of the command (relative to the workspace; default its root)' },
+      { name: 'json', description: 'print the decision as JSON' },
+    ],
+    maxPositionals: 1,
+    load: () => import('./commands/explain-command.js'),
+  },
   token: {
     summary: 'print a fresh random bearer token',
     synopsis: '',

@@ -173,7 +173,7 @@ export async function shutdownTerminal(container: Container): Promise<void> {
  * The policy settings: the defaults, then the policy file (TERM_MCP_POLICY), then APPROVAL_MODE / ALLOW_NETWORK
  * when they are set explicitly (the environment and flags win over the file).
  */
-function loadPolicySettings(config: Config): PolicySettings {
+export function loadPolicySettings(config: Config): PolicySettings {
   const fromFile = config.policyFile === undefined ? DEFAULT_POLICY_SETTINGS : readPolicyFile(config.policyFile);
   return Object.freeze({
     ...fromFile,

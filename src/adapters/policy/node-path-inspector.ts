@@ -16,7 +16,11 @@ const MAX_SYMLINK_HOPS = 40;
 export class NodePathInspector implements PathInspector {
   readonly root: string;
 
-  constructor(workspaceRoot: string) {
+  constructor(
+    workspaceRoot: string,
+    /** Where executables are looked up, in order; tests point it at directories of stand-in programs. */
+    private readonly trustedDirectories: readonly string[] = TRUSTED_EXECUTABLE_DIRECTORIES,
+  ) {
     this.root = fs.realpathSync(path.resolve(workspaceRoot));
   }
 
@@ -35,7 +39,7 @@ export class NodePathInspector implements PathInspector {
 
   findExecutable(name: string): string | null {
     if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) return null;
-    for (const directory of TRUSTED_EXECUTABLE_DIRECTORIES) {
+    for (const directory of this.trustedDirectories) {
       const candidate = `${directory}/${name}`;
       try {
         if (!fs.statSync(candidate).isFile()) continue;

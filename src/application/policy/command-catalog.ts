@@ -78,6 +78,17 @@ const ALWAYS_BLOCKED: ReadonlySet<string> = new Set([
   ...VERSIONED_FAMILIES,
 ]);
 
+/** The hard floor by family, for the generated command page (docs/commands.md). */
+export const HARD_FLOOR_FAMILIES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  'command runners and wrappers': [...COMMAND_WRAPPERS],
+  shells: [...SHELLS],
+  'interpreters and programmable tools': INTERPRETERS,
+  'versioned families (any version suffix, e.g. python3.12)': VERSIONED_FAMILIES,
+  'network tools': [...NETWORK_TOOLS],
+  'package installers and runners': PACKAGE_RUNNERS,
+  'system tools (also any mkfs.*)': SYSTEM_TOOLS,
+});
+
 /** True for commands on the hard floor: denied in every mode whatever a policy file says. Case-insensitive. */
 export function isOnHardFloor(name: string): boolean {
   const lower = name.toLowerCase();

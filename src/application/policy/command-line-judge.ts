@@ -14,6 +14,8 @@ export interface ExecutableSpan {
   readonly start: number;
   readonly end: number;
   readonly absolute: string;
+  /** Arguments the launch adds: after word `afterWord` of the command, which ends at `offset` in the line. */
+  readonly insertions: readonly { readonly afterWord: number; readonly offset: number; readonly args: readonly string[] }[];
 }
 
 export interface LineJudgement {
@@ -67,7 +69,12 @@ export class CommandLineJudge {
     parts.push({ text: command.text, ...judgement });
     const nameWord = command.words[0];
     if (!command.detached && nameWord && judged.executablePath !== null && judgement.verdict !== 'deny') {
-      spans.push({ start: nameWord.start, end: nameWord.end, absolute: judged.executablePath });
+      const insertions = judged.insertions.map(({ afterWord, args }) => ({
+        afterWord,
+        offset: (command.words[afterWord] ?? nameWord).end,
+        args,
+      }));
+      spans.push({ start: nameWord.start, end: nameWord.end, absolute: judged.executablePath, insertions });
     }
     if (judged.inner) this.judgeInner(judged.inner, depth + 1, parts);
     for (const body of substitutionBodies(command)) this.judgeList(body, depth, parts, spans);
@@ -103,6 +110,9 @@ export class CommandLineJudge {
 
 /** Seed wording for quoting problems; other syntax problems say what was not understood. */
 export function syntaxDenial(error: ShellSyntaxError): Judgement {
+  if (error.reservedWord !== null) {
+    return deny('shell_keyword', `shell control structures are not supported: ${error.reservedWord}`);
+  }
   return error.quoting
     ? deny('invalid_quoting', 'command quoting is invalid')
     : deny('invalid_syntax', `command syntax is not supported: ${error.message}`);

@@ -4,8 +4,9 @@ import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
 import type { LaunchForm, PolicyDecision, PolicyRequest, RiskLevel } from '../../domain/policy/policy-types.js';
 import { CommandLineJudge, syntaxDenial, type ExecutableSpan, type JudgedPart } from './command-line-judge.js';
+import { MemoizedPathInspector } from './memoized-path-inspector.js';
 import { findFloorViolation } from './policy-floor.js';
-import { DEFAULT_POLICY_SETTINGS, type PolicySettings } from './policy-settings.js';
+import { DEFAULT_POLICY_SETTINGS, type PolicyExamples, type PolicySettings } from './policy-settings.js';
 import { deny, higherRisk, riskSeverity, verdictSeverity, type Judgement } from './rules/judgement.js';
 import type { ParsedCommandLine } from './shell-ast.js';
 import { parseShellCommand } from './shell-parser.js';
@@ -34,6 +35,26 @@ export class DefaultPolicyEngine implements PolicyEngine {
     const violation = findFloorViolation(settings);
     if (violation) throw new ConfigurationError(`policy settings ${violation.list}[${violation.index}]: ${violation.message}`);
     this.settings = settings;
+    const mismatch = settings.examples === undefined ? null : this.findExampleMismatch(settings.examples);
+    if (mismatch) throw new ConfigurationError(mismatch, { setting: 'TERM_MCP_POLICY' });
+  }
+
+  /** The first policy-file example whose verdict differs, judged from the workspace root; null when all hold. */
+  private findExampleMismatch(examples: PolicyExamples): string | null {
+    const expectations = [
+      ['allow', 'allow', examples.allow],
+      ['require_approval', 'approval_required', examples.require_approval],
+      ['deny', 'deny', examples.deny],
+    ] as const;
+    for (const [key, verdict, lines] of expectations) {
+      for (const [index, command] of lines.entries()) {
+        const decision = this.evaluate({ command, cwd: this.inspector.root });
+        if (decision.verdict !== verdict) {
+          return `policy file example examples.${key}[${index}] ${JSON.stringify(command)} should be ${verdict} in ${this.settings.mode} mode but is ${decision.verdict} (rule ${decision.matchedRule}: ${decision.reasons[0] ?? ''})`;
+        }
+      }
+    }
+    return null;
   }
 
   evaluate(request: PolicyRequest): PolicyDecision {
@@ -47,7 +68,8 @@ export class DefaultPolicyEngine implements PolicyEngine {
       if (!(error instanceof ShellSyntaxError)) throw error;
       return decide([{ text: command, ...syntaxDenial(error) }], null, command, []);
     }
-    const line = new CommandLineJudge({ settings: this.settings, inspector: this.inspector, cwd: request.cwd }).judgeLine(parsed);
+    const inspector = new MemoizedPathInspector(this.inspector);
+    const line = new CommandLineJudge({ settings: this.settings, inspector, cwd: request.cwd }).judgeLine(parsed);
     return decide(line.parts, parsed, command, line.executableSpans);
   }
 }
@@ -100,13 +122,31 @@ function launchFor(parsed: ParsedCommandLine, command: string, spans: readonly E
   const single = singlePlainCommand(parsed);
   const span = spans[0];
   if (single && span && spans.length === 1) {
-    return { kind: 'argv', argv: [span.absolute, ...single.slice(1)] };
+    const argv = [span.absolute, ...single.slice(1)];
+    for (const { afterWord, args } of [...span.insertions].sort((a, b) => b.afterWord - a.afterWord)) argv.splice(afterWord + 1, 0, ...args);
+    return { kind: 'argv', argv };
   }
-  let script = command;
-  for (const { start, end, absolute } of [...spans].sort((a, b) => b.start - a.start)) {
-    script = `${script.slice(0, start)}'${absolute}'${script.slice(end)}`;
+  // One pass from the start of the line: each edit replaces [start, end) (an insertion has start === end), so the
+  // script is built in time linear in the line, however many commands it holds.
+  const edits = spans.flatMap(({ start, end, absolute, insertions }) => [
+    { start, end, text: `'${absolute}'` },
+    ...insertions.map(({ offset, args }) => ({ start: offset, end: offset, text: ` ${args.map(quoteForShell).join(' ')}` })),
+  ]);
+  edits.sort((a, b) => a.start - b.start || a.end - b.end);
+  const pieces: string[] = [];
+  let cursor = 0;
+  for (const edit of edits) {
+    pieces.push(command.slice(cursor, edit.start), edit.text);
+    cursor = Math.max(cursor, edit.end);
   }
+  pieces.push(command.slice(cursor));
+  const script = pieces.join('');
   return { kind: 'shell', script };
+}
+
+/** Single-quotes a fixed argument (the policy's own constants; none contains a single quote). */
+function quoteForShell(value: string): string {
+  return `'${value.replace(/'/g, "'\\''")}'`;
 }
 
 /** The words of the line when it is exactly one simple command with literal words and nothing else. */

@@ -15,6 +15,10 @@ export { DEFAULT_POLICY_SETTINGS } from './policy-settings.js';
  *     read_only: [jq]             # judged like cat: low risk, paths confined to the workspace
  *     require_approval: [tree]    # always need an explicit approval, in every mode
  *     deny: [find]                # denied whatever else applies
+ *   examples:                     # checked when the engine is built: a mismatch stops start-up
+ *     allow: ['jq . package.json']
+ *     require_approval: ['tree src']
+ *     deny: ['find .']
  *
  * The file can only tighten the hard floor (see command-catalog.ts): shells, interpreters, wrappers, privilege,
  * network and system tools can be neither read-only nor approvable, and write, development and git commands
@@ -26,6 +30,13 @@ const PolicyDocumentSchema = z.strictObject({
   commands: z
     .strictObject({
       read_only: z.array(z.string()).optional(),
+      require_approval: z.array(z.string()).optional(),
+      deny: z.array(z.string()).optional(),
+    })
+    .optional(),
+  examples: z
+    .strictObject({
+      allow: z.array(z.string()).optional(),
       require_approval: z.array(z.string()).optional(),
       deny: z.array(z.string()).optional(),
     })
@@ -62,6 +73,15 @@ export function parsePolicyDocument(
     extraReadOnlyCommands: Object.freeze([...base.extraReadOnlyCommands, ...(document.commands?.read_only ?? [])]),
     approvalCommands: Object.freeze([...base.approvalCommands, ...(document.commands?.require_approval ?? [])]),
     deniedCommands: Object.freeze([...base.deniedCommands, ...(document.commands?.deny ?? [])]),
+    ...(document.examples === undefined
+      ? base.examples === undefined ? {} : { examples: base.examples }
+      : {
+          examples: Object.freeze({
+            allow: Object.freeze([...(base.examples?.allow ?? []), ...(document.examples.allow ?? [])]),
+            require_approval: Object.freeze([...(base.examples?.require_approval ?? []), ...(document.examples.require_approval ?? [])]),
+            deny: Object.freeze([...(base.examples?.deny ?? []), ...(document.examples.deny ?? [])]),
+          }),
+        }),
   });
   const violation = findFloorViolation(settings);
   if (violation) {

@@ -11,6 +11,17 @@ export interface PolicySettings {
   readonly deniedCommands: readonly string[];
   /** Commands that always need an explicit approval, in every mode (an unknown command listed here becomes allowed with approval). */
   readonly approvalCommands: readonly string[];
+  /**
+   * Command lines with the verdict the policy must give them (policy file `examples`), checked when the engine is
+   * built, so a rule that does not do what its author meant stops start-up instead of judging wrongly.
+   */
+  readonly examples?: PolicyExamples;
+}
+
+export interface PolicyExamples {
+  readonly allow: readonly string[];
+  readonly require_approval: readonly string[];
+  readonly deny: readonly string[];
 }
 
 /** Seed defaults: inspect mode, no network, only the built-in command surface. */

@@ -36,6 +36,16 @@ const REDIRECT_OPERATORS: readonly RedirectOperator[] = ['<<<', '<<-', '&>>', '<
 /** Control characters other than tab and newline (NUL included) have no place in a command line. */
 const FORBIDDEN_CONTROL = /\p{Cc}/u;
 const SPECIAL_PARAMETERS = new Set(['@', '*', '#', '?', '-', '$', '!', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+/**
+ * Reserved words of POSIX sh (XCU 2.4) plus bash and ksh keywords. dash reads them as control structures only at
+ * the start of a command, and as plain command names after an assignment or redirection; bash reads `[[`, `]]`,
+ * `function`, `select`, `time` and `coproc` where dash runs a program. A command name spelled like one is refused
+ * wherever it stands, so no line means a control structure to one shell and a program to the other.
+ */
+const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', '{', '}', '!',
+  '[[', ']]', 'function', 'select', 'time', 'coproc',
+]);
 /** Characters after `\` that keep their backslash-escaped meaning inside double quotes (XCU 2.2.3). */
 const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
 
@@ -206,7 +216,13 @@ class ShellParser {
       if (WORD_BREAKS.has(c ?? '') && !this.atProcessSubstitution()) break;
       const word = this.readWord();
       if (words.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word.raw)) assignments.push(word);
-      else words.push(word);
+      else {
+        // Only an unquoted reserved word is one (`'if'` is a program name); compare the raw text.
+        if (words.length === 0 && RESERVED_WORDS.has(word.raw)) {
+          throw new ShellSyntaxError(`reserved word '${word.raw}' where a command name belongs`, word.start, false, word.raw);
+        }
+        words.push(word);
+      }
       end = this.pos;
     }
     if (assignments.length === 0 && words.length === 0 && redirections.length === 0) {

@@ -8,7 +8,7 @@ import {
   isOnHardFloor,
 } from './command-catalog.js';
 import { judgeDevelopment } from './rules/development-rule.js';
-import { judgeGit } from './rules/git-rule.js';
+import { gitLaunchInsertions, judgeGit, type LaunchInsertion } from './rules/git-rule.js';
 import { allow, deny, higherRisk, needsApproval, requireApproval, type JudgeContext, type Judgement } from './rules/judgement.js';
 import { findPathEscape, findProtectedTarget, outputTargets } from './rules/path-rule.js';
 import { judgeReadOnlyOptions, judgeSymlinkFollowing, optionOutputTargets } from './rules/read-only-rules.js';
@@ -22,6 +22,8 @@ export interface SimpleCommandJudgement {
   readonly executablePath: string | null;
   /** What a wrapper, shell or interpreter would run; judged separately by the caller. */
   readonly inner: InnerCommand | null;
+  /** Arguments the launch adds so the command runs as judged (git: settings the repository cannot override). */
+  readonly insertions: readonly LaunchInsertion[];
 }
 
 /**
@@ -34,8 +36,9 @@ export function judgeSimpleCommand(command: CommandShape, context: JudgeContext)
   const executable = nameWord && nameWord.expansions.length === 0 ? nameWord.value : null;
   const inner = executable !== null && isOnHardFloor(executable) ? unwrapCommand(executable.toLowerCase(), command.words.slice(1)) : null;
   const judged = judgeOwnRules(command, executable, context);
-  if (judged.verdict === 'deny' || executable === null) return { judgement: judged, executablePath: null, inner };
-  return { judgement: judged, executablePath: trustedExecutable(executable, context), inner };
+  if (judged.verdict === 'deny' || executable === null) return { judgement: judged, executablePath: null, inner, insertions: [] };
+  const insertions = executable === 'git' ? gitLaunchInsertions(command.words.slice(1)) : [];
+  return { judgement: judged, executablePath: trustedExecutable(executable, context), inner, insertions };
 }
 
 /** The executable's trusted path, if it is one the launch form can quote verbatim. */

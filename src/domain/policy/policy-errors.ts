@@ -18,7 +18,9 @@ export class ShellSyntaxError extends DomainError {
     readonly position: number,
     /** The problem is an unterminated quote, escape or substitution. */
     readonly quoting: boolean,
+    /** The problem is a shell reserved word (`if`, `for`, `[[`, ...) where a command name belongs. */
+    readonly reservedWord: string | null = null,
   ) {
-    super(message, { position, quoting });
+    super(message, reservedWord === null ? { position, quoting } : { position, quoting, reservedWord });
   }
 }

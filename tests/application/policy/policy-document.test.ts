@@ -1,5 +1,8 @@
 import { DEFAULT_POLICY_SETTINGS, parsePolicyDocument } from '../../../src/application/policy/policy-document';
 import { PolicyFileInvalid } from '../../../src/domain/policy/policy-errors';
+import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
+import { ConfigurationError } from '../../../src/domain/errors';
+import { InstalledToolsInspector, PolicyWorkspace } from './policy-workspace';
 
 function failure(text: string, format: 'json' | 'yaml'): PolicyFileInvalid {
   try {
@@ -96,5 +99,43 @@ describe('policy document', () => {
     const settings = parsePolicyDocument('commands:\n  read_only: [cat]\n  require_approval: [rm, git, ls]\n  deny: [bash, find]\n', 'yaml');
     expect(settings.approvalCommands).toEqual(['rm', 'git', 'ls']);
     expect(settings.deniedCommands).toEqual(['bash', 'find']);
+  });
+});
+
+describe('policy file examples: checked when the engine is built', () => {
+  let workspace: PolicyWorkspace;
+
+  beforeEach(() => {
+    workspace = new PolicyWorkspace();
+  });
+
+  afterEach(() => {
+    workspace.cleanup();
+  });
+
+  const build = (text: string) => new DefaultPolicyEngine(new InstalledToolsInspector(workspace.root), parsePolicyDocument(text, 'yaml'));
+
+  it('builds when every example gets its verdict', () => {
+    const text = "commands:\n  deny: [wc]\n  require_approval: [tree]\nexamples:\n  allow: ['ls -la', 'cat README.md']\n  require_approval: ['tree src']\n  deny: ['wc -l README.md', 'rm -rf /']\n";
+    expect(parsePolicyDocument(text, 'yaml').examples).toEqual({
+      allow: ['ls -la', 'cat README.md'],
+      require_approval: ['tree src'],
+      deny: ['wc -l README.md', 'rm -rf /'],
+    });
+    expect(() => build(text)).not.toThrow();
+  });
+
+  it.each([
+    ["commands:\n  deny: [wc]\nexamples:\n  allow: [ls, 'wc README.md']\n", /^policy file example examples\.allow\[1\] "wc README\.md" should be allow in inspect mode but is deny \(rule policy_denied_command: wc is denied by the policy file\)$/],
+    ["examples:\n  deny: ['cat README.md']\n", /examples\.deny\[0\] "cat README\.md" should be deny in inspect mode but is allow \(rule read_only_command/],
+    ["mode: confirm\nexamples:\n  require_approval: ['touch x', 'ls']\n", /examples\.require_approval\[1\] "ls" should be approval_required in confirm mode but is allow/],
+  ])('refuses to build when an example is judged otherwise: %j', (text, message) => {
+    expect(() => build(text)).toThrow(ConfigurationError);
+    expect(() => build(text)).toThrow(message);
+  });
+
+  it('rejects unknown example keys naming the field', () => {
+    expect(failure('examples:\n  approve: [ls]\n', 'yaml').details).toEqual({ field: 'examples.approve' });
+    expect(failure('examples:\n  allow: [1]\n', 'yaml').details).toEqual({ field: 'examples.allow[0]' });
   });
 });

@@ -1,3 +1,4 @@
+import { GIT_LAUNCH_SETTINGS } from '../../../src/application/policy/rules/git-rule';
 import { PolicyWorkspace } from './policy-workspace';
 
 describe('policy engine: commands it allows', () => {
@@ -36,9 +37,36 @@ describe('policy engine: commands it allows', () => {
   );
 
   it('allows read-only git subcommands', () => {
-    for (const command of ['git status', 'git log --oneline -n 5', 'git diff', 'git branch -a', 'git -C src status', 'git --no-pager show HEAD']) {
+    for (const command of ['git log --oneline -n 5', 'git diff --cached', 'git diff --staged HEAD', 'git branch -a', 'git --no-pager show HEAD', 'git ls-files']) {
       expect(workspace.evaluate(command)).toMatchObject({ verdict: 'allow', risk: 'low', matchedRule: 'read_only_git', reasons: ['read-only git command'] });
     }
+  });
+
+  it('reviews git status and worktree diffs unless trusted: they run the filter programs the repository names', () => {
+    for (const command of ['git status', 'git diff', 'git diff HEAD']) {
+      for (const mode of ['inspect', 'confirm'] as const) {
+        expect(workspace.evaluate(command, { mode })).toMatchObject({ verdict: 'approval_required', risk: 'medium', matchedRule: 'git_worktree_filters' });
+      }
+      const trusted = workspace.evaluate(command, { mode: 'trusted' });
+      expect(trusted).toMatchObject({ verdict: 'allow', matchedRule: 'git_worktree_filters' });
+      expect(trusted.preview.executesProjectCode).toBe(true);
+    }
+  });
+
+  it('builds the launch script of a long list in one pass, every name replaced', () => {
+    const decision = workspace.engine({}).evaluate({ command: 'ls;'.repeat(300), cwd: workspace.root });
+    expect(decision.launch).toEqual({ kind: 'shell', script: "'/usr/bin/ls';".repeat(300) });
+  });
+
+  it('launches git with settings the repository cannot override, and diff drivers off', () => {
+    const log = workspace.evaluate('git log -p');
+    expect(log.launch).toEqual({ kind: 'argv', argv: ['/usr/bin/git', ...GIT_LAUNCH_SETTINGS, 'log', '--no-textconv', '--no-ext-diff', '-p'] });
+    const piped = workspace.evaluate('git --no-pager show HEAD | head -n 1');
+    expect(piped.launch).toEqual({
+      kind: 'shell',
+      script: `'/usr/bin/git' ${GIT_LAUNCH_SETTINGS.map((a) => `'${a}'`).join(' ')} --no-pager show '--no-textconv' '--no-ext-diff' HEAD | '/usr/bin/head' -n 1`,
+    });
+    expect(workspace.evaluate('git branch -a').launch).toEqual({ kind: 'argv', argv: ['/usr/bin/git', ...GIT_LAUNCH_SETTINGS, 'branch', '-a'] });
   });
 
   it('runs a pipeline of allowed commands through the fixed shell with trusted executable paths', () => {

@@ -20,6 +20,10 @@ const ATTACKS: readonly (readonly [command: string, rule: string])[] = [
   ['cat README.md | sh', 'always_blocked'],
   ['ls # hidden', 'shell_comment'],
   ['if true; then ls; fi', 'shell_keyword'],
+  // reserved words are parser errors now (reported under the same rule): dash and bash read them differently
+  ['[[ -f README.md ]]', 'shell_keyword'],
+  ['ls; time rm x', 'shell_keyword'],
+  ['>out while ls; do ls; done', 'shell_keyword'],
   ['f() { ls; }', 'invalid_syntax'],
   // substitutions and expansions
   ['echo $(curl x)', 'always_blocked'],
@@ -130,6 +134,13 @@ const ATTACKS: readonly (readonly [command: string, rule: string])[] = [
   ['git --exec-path=libexec status', 'git_code_option'],
   ['git --config-env=core.pager=PAGER log', 'git_code_option'],
   ['git -p log', 'git_code_option'],
+  // another repository or git directory (a planted one with its own config and hooks)
+  ['git -C src log', 'git_repository_option'],
+  ['git --git-dir=src log', 'git_repository_option'],
+  ['git --git-dir src log', 'git_repository_option'],
+  ['git --work-tree=. log', 'git_repository_option'],
+  ['git --bare log', 'git_repository_option'],
+  ['GIT_DIR=src git log', 'environment_assignment'],
   ['git --bogus status', 'git_option'],
   ['git config core.fsmonitor x', 'git_subcommand'],
   ['git push', 'git_subcommand'],

@@ -214,3 +214,47 @@ describe('shell parser: rejections', () => {
     expect(syntaxError(`${'('.repeat(20)}ls${')'.repeat(20)}`).message).toMatch(/nested too deeply/);
   });
 });
+
+describe('shell parser: reserved words', () => {
+  it.each([
+    ['if true; then ls; fi', 'if'],
+    ['ls; while true; do ls; done', 'while'],
+    ['for x in a; do ls; done', 'for'],
+    ['until ls; do ls; done', 'until'],
+    ['case x in x) ls;; esac', 'case'],
+    ['ls && then', 'then'],
+    ['ls | fi', 'fi'],
+    ['[[ -f x ]]', '[['],
+    [']] x', ']]'],
+    ['function f { ls; }', 'function'],
+    ['select x in a; do ls; done', 'select'],
+    ['time ls', 'time'],
+    ['coproc ls', 'coproc'],
+    ['}', '}'],
+    ['ls | ! ls', '!'],
+    ['! ! ls', '!'],
+    ['echo $(in x)', 'in'],
+    ['echo `do x`', 'do'],
+    // dash reads these as a program named `if` (after a prefix), bash too: refused anyway, one rule for both
+    ['>f if x', 'if'],
+    ['x=1 done', 'done'],
+  ])('refuses %j: a reserved word where a command name belongs', (source, word) => {
+    const error = syntaxError(source);
+    expect(error.reservedWord).toBe(word);
+    expect(error.quoting).toBe(false);
+  });
+
+  it('reads quoted or joined spellings and reserved words as operands as plain words', () => {
+    expect(values(only("'if' x").words)).toEqual(['if', 'x']);
+    expect(values(only('\\for x').words)).toEqual(['for', 'x']);
+    expect(values(only('iffy then').words)).toEqual(['iffy', 'then']);
+    expect(values(only('echo if then fi do done { } ! [[ ]] time').words)).toEqual([
+      'echo', 'if', 'then', 'fi', 'do', 'done', '{', '}', '!', '[[', ']]', 'time',
+    ]);
+  });
+
+  it('still parses a leading ! and { ... } as the shell does', () => {
+    expect(parseShellCommand('! ls').list.items[0]?.pipeline.negated).toBe(true);
+    expect(parseShellCommand('{ ls; }').list.items[0]?.pipeline.commands[0]?.type).toBe('group');
+  });
+});

@@ -43,6 +43,10 @@ export function judgeWrite(executable: string, args: readonly Word[], outputs: r
   if (executable === 'mkdir' && optionValues(args, ['-m', '--mode']).some(grantsSpecialBits)) {
     return denySpecialBits();
   }
+  if (executable === 'cp' || executable === 'mv') {
+    const escape = findEscapeIntoDirectory(operands, context);
+    if (escape !== null) return deny('path_escape', `path escapes the workspace: ${escape}`);
+  }
   return judgeFileWrite([...operands.map((word) => word.value), ...outputs], context);
 }
 
@@ -92,6 +96,11 @@ function judgeSymbolicLink(options: readonly string[], operands: readonly Word[]
   if (hasOption(options, { short: 't', long: ['--target-directory'] })) {
     return deny('symbolic_link', 'ln -t is not supported; name the link as the last argument');
   }
+  // A relative target climbing with `..` points elsewhere once the link is moved or copied to another directory
+  // (made inside `sub/`, then `mv` one level up, `../../x` leaves the workspace). Such targets are refused outright,
+  // whatever they resolve to today. Absolute targets resolve the same from anywhere: judged below like the rest.
+  const climbing = operands.slice(0, operands.length >= 2 ? -1 : undefined).find((target) => !target.value.startsWith('/') && target.value.split('/').includes('..'));
+  if (climbing) return deny('symlink_target', `symbolic link targets may not climb with '..' (the link could be moved): ${climbing.value}`);
   const last = operands[operands.length - 1];
   if (!last || operands.length < 2) return null;
   const link = context.inspector.resolve(context.cwd, last.value);
@@ -100,6 +109,24 @@ function judgeSymbolicLink(options: readonly string[], operands: readonly Word[]
     if (!context.inspector.resolve(linkDirectory, target.value).inside) {
       return deny('path_escape', `path escapes the workspace: ${target.value}`);
     }
+  }
+  return null;
+}
+
+/**
+ * `cp SRC... DIR` and `mv SRC... DIR` write `DIR/<name of SRC>`: when that entry already exists as a symbolic link,
+ * the copy goes where the link points. Judges each resulting file, not only the directory.
+ */
+function findEscapeIntoDirectory(operands: readonly Word[], context: JudgeContext): string | null {
+  const last = operands[operands.length - 1];
+  if (!last || operands.length < 2) return null;
+  const directory = context.inspector.resolve(context.cwd, last.value);
+  if (!directory.isDirectory) return null;
+  for (const source of operands.slice(0, -1)) {
+    const name = source.value.replace(/\/+$/, '').split('/').pop() ?? '';
+    if (name === '' || name === '.' || name === '..') continue;
+    const result = context.inspector.resolve(directory.absolute, name);
+    if (!result.inside) return `${last.value.replace(/\/+$/, '')}/${name}`;
   }
   return null;
 }

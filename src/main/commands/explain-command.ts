@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { DefaultPolicyEngine } from '../../application/policy/default-policy-engine.js';
+import { NodePathInspector } from '../../adapters/policy/node-path-inspector.js';
+import type { PolicyDecision } from '../../domain/policy/policy-types.js';
+import { CliUsageError } from '../cli-args.js';
+import type { CliContext } from '../cli-commands.js';
+import { loadConfig } from '../config.js';
+import { loadPolicySettings } from '../terminal-bindings.js';
+
+/**
+ * `term-mcp explain "<command>" [--mode M] [--cwd D] [--workspace DIR] [--policy FILE] [--json]`: judges a command
+ * line with the policy the server would use (same configuration, same policy file) and prints the verdict, the
+ * deciding rule, the reasons, every part and the launch. It runs nothing. Exit 0 whatever the verdict.
+ */
+export function run(context: CliContext): Promise<number> {
+  const command = context.args.positionals[0];
+  if (command === undefined || command === '') throw new CliUsageError('give the command line to explain, quoted as one argument', context.name);
+  const { cwd: cwdFlag, ...flags } = context.args.values;
+  const config = loadConfig(context.env, flags, context.cwd);
+  const settings = loadPolicySettings(config);
+  const inspector = new NodePathInspector(config.workspaceRoot);
+  // A relative --cwd is taken from the workspace root, as the terminal tools take theirs.
+  const cwd = cwdFlag === undefined ? inspector.root : path.resolve(inspector.root, cwdFlag);
+  const decision = new DefaultPolicyEngine(inspector, settings, config.maxCommandLength).evaluate({ command, cwd });
+  if (context.args.switches.has('json')) {
+    context.stdout.write(`${JSON.stringify({ command, cwd, mode: settings.mode, ...decision }, null, 2)}\n`);
+  } else {
+    context.stdout.write(describe(decision, settings.mode, cwd));
+  }
+  return Promise.resolve(0);
+}
+
+function describe(decision: PolicyDecision, mode: string, cwd: string): string {
+  const lines = [
+    `verdict: ${decision.verdict} (mode ${mode}, cwd ${cwd})`,
+    `risk:    ${decision.risk}`,
+    `rule:    ${decision.matchedRule}`,
+    'reasons:',
+    ...decision.reasons.map((reason) => `  - ${reason}`),
+    'parts:',
+    ...decision.parts.map((part) => `  - ${part.verdict} [${part.rule}] ${JSON.stringify(part.text)}${part.reason ? `: ${part.reason}` : ''}`),
+  ];
+  const { preview } = decision;
+  const facts = [
+    preview.filesPotentiallyTouched.length > 0 ? `touches ${preview.filesPotentiallyTouched.join(', ')}` : null,
+    preview.networkRequested ? 'requests the network' : null,
+    preview.executesProjectCode ? 'executes project code' : null,
+  ].filter((fact) => fact !== null);
+  if (facts.length > 0) lines.push(`facts:   ${facts.join('; ')}`);
+  const launch = decision.launch;
+  if (launch === undefined) lines.push('launch:  none (denied: nothing would run)');
+  else if (launch.kind === 'argv') lines.push(`launch:  argv ${JSON.stringify(launch.argv)} (no shell)`);
+  else lines.push(`launch:  /bin/sh -c ${JSON.stringify(launch.script)}`);
+  lines.push('(explain runs nothing)');
+  return `${lines.join('\n')}\n`;
+}

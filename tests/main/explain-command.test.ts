@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCli } from '../../src/main/run-cli';
+
+/** `term-mcp explain` in-process, against a real temp workspace and real policy files. */
+describe('term-mcp explain', () => {
+  let root: string;
+
+  beforeEach(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'term-mcp-explain-')));
+    fs.mkdirSync(path.join(root, 'src'));
+    fs.writeFileSync(path.join(root, 'README.md'), '# x\n');
+  });
+
+  afterEach(() => {
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  async function explain(...argv: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(['explain', ...argv], {
+      env: {},
+      cwd: root,
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
+    return { code, stdout, stderr };
+  }
+
+  it('prints the verdict, rule, reasons, parts and launch of an allowed line', async () => {
+    const { code, stdout, stderr } = await explain('cat README.md | wc -l');
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toContain(`verdict: allow (mode inspect, cwd ${root})`);
+    expect(stdout).toContain('rule:    read_only_command');
+    expect(stdout).toContain('  - allow [read_only_command] "cat README.md": read-only command');
+    expect(stdout).toMatch(/launch: {2}\/bin\/sh -c "'\/(usr\/)?bin\/cat' README\.md \| '\/(usr\/)?bin\/wc' -l"/);
+  });
+
+  it('explains a denial and says nothing would run', async () => {
+    const { stdout } = await explain('if true; then ls; fi');
+    expect(stdout).toContain('verdict: deny');
+    expect(stdout).toContain('rule:    shell_keyword');
+    expect(stdout).toContain('launch:  none (denied: nothing would run)');
+  });
+
+  it('runs nothing, even for a line the mode allows', async () => {
+    const { stdout } = await explain('touch created.txt', '--mode', 'trusted');
+    expect(stdout).toContain('verdict: allow (mode trusted');
+    expect(fs.existsSync(path.join(root, 'created.txt'))).toBe(false);
+  });
+
+  it('takes --cwd relative to the workspace and refuses one outside it', async () => {
+    expect((await explain('ls', '--cwd', 'src')).stdout).toContain(`cwd ${path.join(root, 'src')})`);
+    expect((await explain('ls', '--cwd', '../..')).stdout).toContain('rule:    cwd_outside_workspace');
+  });
+
+  it('judges with the policy file and prints JSON with --json', async () => {
+    const policy = path.join(root, 'policy.json');
+    fs.writeFileSync(policy, JSON.stringify({ commands: { deny: ['wc'] } }));
+    const { code, stdout } = await explain('wc -l README.md', '--policy', policy, '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ command: 'wc -l README.md', mode: 'inspect', verdict: 'deny', matchedRule: 'policy_denied_command' });
+  });
+
+  it('refuses a missing command line and a bad mode with exit 2', async () => {
+    expect(await explain()).toMatchObject({ code: 2, stderr: expect.stringContaining('give the command line to explain') });
+    expect(await explain('ls', '--mode', 'yolo')).toMatchObject({ code: 2, stderr: expect.stringContaining('configuration error') });
+  });
+});
