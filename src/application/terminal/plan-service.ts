@@ -91,6 +91,7 @@ export class PlanService {
         maxOutputBytes: settings.maxOutputBytes,
         maxProcessesPerSession: settings.maxProcessesPerSession,
       },
+      confinement: settings.confinement,
       approval,
       status: decision.verdict === 'deny' ? 'blocked' : 'planned',
       approvedAt: null,
