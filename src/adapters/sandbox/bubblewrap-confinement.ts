@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type {
   CommandConfinement,
+  ConfinementReadiness,
   ConfinedLaunch,
   ConfinementSummary,
   LaunchRequest,
@@ -18,8 +19,6 @@ const INSTALL_HINT =
   'if it is elsewhere, then restart the server. `term-mcp doctor` checks it. TERM_MCP_SANDBOX=off runs commands ' +
   'without a sandbox (not recommended).';
 
-type Availability = { readonly ok: true } | { readonly ok: false; readonly reason: string };
-
 function commandArguments(launch: LaunchForm): string[] {
   return launch.kind === 'shell' ? [FIXED_SHELL, '-c', launch.script] : [...launch.argv];
 }
@@ -32,15 +31,15 @@ function commandArguments(launch: LaunchForm): string[] {
  */
 export class BubblewrapConfinement implements CommandConfinement {
   private readonly fixedArguments: readonly string[];
-  private availability: Availability | undefined;
+  private probed: ConfinementReadiness | undefined;
 
   constructor(private readonly profile: BubblewrapProfile) {
     this.fixedArguments = baseArguments(profile);
   }
 
   confine(request: LaunchRequest): ConfinedLaunch {
-    const availability = this.probe();
-    if (!availability.ok) throw new SandboxUnavailable(availability.reason, INSTALL_HINT);
+    const readiness = this.readiness();
+    if (!readiness.ready) throw new SandboxUnavailable(readiness.reason, readiness.fix);
     return {
       file: this.profile.bwrapPath,
       args: [
@@ -73,22 +72,23 @@ export class BubblewrapConfinement implements CommandConfinement {
   }
 
   /** Starts one sandbox with the real profile running `true`: the answer for every later command. */
-  probe(): Availability {
-    this.availability ??= this.startProbe();
-    return this.availability;
+  readiness(): ConfinementReadiness {
+    this.probed ??= this.startProbe();
+    return this.probed;
   }
 
-  private startProbe(): Availability {
+  private startProbe(): ConfinementReadiness {
     const args = [...this.fixedArguments, ...currentArguments(this.profile), '--', ...limitArguments(this.profile), '/bin/true'];
     const result = spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
     if (result.error) {
       const code = (result.error as NodeJS.ErrnoException).code;
-      return { ok: false, reason: code === 'ENOENT' ? `bubblewrap not found at ${this.profile.bwrapPath}` : `cannot run ${this.profile.bwrapPath}: ${result.error.message}` };
+      const reason = code === 'ENOENT' ? `bubblewrap not found at ${this.profile.bwrapPath}` : `cannot run ${this.profile.bwrapPath}: ${result.error.message}`;
+      return { ready: false, reason, fix: INSTALL_HINT };
     }
     if (result.status !== 0) {
       const detail = result.stderr.trim().split('\n').slice(-1)[0] ?? '';
-      return { ok: false, reason: `bubblewrap failed to start a sandbox (exit ${String(result.status ?? result.signal)}): ${detail}` };
+      return { ready: false, reason: `bubblewrap failed to start a sandbox (exit ${String(result.status ?? result.signal)}): ${detail}`, fix: INSTALL_HINT };
     }
-    return { ok: true };
+    return { ready: true };
   }
 }

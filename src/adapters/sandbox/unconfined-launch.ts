@@ -1,5 +1,6 @@
 import type {
   CommandConfinement,
+  ConfinementReadiness,
   ConfinedLaunch,
   ConfinementSummary,
   LaunchRequest,
@@ -20,5 +21,9 @@ export class UnconfinedLaunch implements CommandConfinement {
 
   summary(): ConfinementSummary {
     return { sandbox: 'off' };
+  }
+
+  readiness(): ConfinementReadiness {
+    return { ready: true };
   }
 }

@@ -37,6 +37,11 @@ export interface ConfinedLaunch {
   readonly environment: Readonly<Record<string, string>>;
 }
 
+/** Whether commands can be confined here; when not, why and how to fix it. */
+export type ConfinementReadiness =
+  | { readonly ready: true }
+  | { readonly ready: false; readonly reason: string; readonly fix: string };
+
 /**
  * Port: turns each command launch into a confined one, one confinement per command, so that what a program does once
  * it runs (not only what its command line says) stays inside the workspace, the network setting and the limits.
@@ -46,4 +51,6 @@ export interface CommandConfinement {
   confine(request: LaunchRequest): ConfinedLaunch;
   /** What every command launched through `confine` is confined to. */
   summary(): ConfinementSummary;
+  /** Starts a probe confinement once and remembers the answer (start-up log, `term-mcp doctor`). */
+  readiness(): ConfinementReadiness;
 }
