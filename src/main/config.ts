@@ -21,24 +21,6 @@ const logLevel = z
   .transform((v) => LOG_LEVEL_ALIASES[v] ?? 'info');
 const csv = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
 
-/** Package registries a command may reach when the network is allowed (TERM_MCP_ALLOWED_DOMAINS overrides). */
-export const DEFAULT_ALLOWED_DOMAINS = Object.freeze([
-  'registry.npmjs.org',
-  'registry.yarnpkg.com',
-  'pypi.org',
-  'files.pythonhosted.org',
-  'crates.io',
-  'static.crates.io',
-  'index.crates.io',
-  'proxy.golang.org',
-  'sum.golang.org',
-  'rubygems.org',
-  'repo.maven.apache.org',
-  'github.com',
-  'codeload.github.com',
-  'objects.githubusercontent.com',
-]);
-
 /** One row per setting: its key, the environment variable(s) that set it (first wins), an optional flag. */
 const SETTINGS = {
   workspaceRoot: { env: ['WORKSPACE_ROOT'], flag: 'workspace', schema: z.string().min(1) },
@@ -62,7 +44,6 @@ const SETTINGS = {
   // The OS sandbox every command runs in (docs/security.md)
   sandboxEnabled: { env: ['TERM_MCP_SANDBOX'], schema: bool.default(true) },
   bwrapPath: { env: ['TERM_MCP_BWRAP'], schema: z.string().min(1).default('/usr/bin/bwrap') },
-  allowedDomains: { env: ['TERM_MCP_ALLOWED_DOMAINS'], schema: csv.default([...DEFAULT_ALLOWED_DOMAINS]) },
   sandboxMemoryMb: { env: ['TERM_MCP_SANDBOX_MEMORY_MB'], schema: positiveInt.default(4096) },
   sandboxProcesses: { env: ['TERM_MCP_SANDBOX_PROCESSES'], schema: positiveInt.default(1024) },
   sandboxFileSizeMb: { env: ['TERM_MCP_SANDBOX_FILE_SIZE_MB'], schema: positiveInt.default(1024) },
