@@ -8,6 +8,10 @@ import { runStdio } from './run-stdio.js';
 
 /** The `term-mcp` command. Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error. */
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'doctor') {
+    const { runDoctor } = await import('./commands/doctor-command.js');
+    return runDoctor(argv.slice(1), { env: process.env, cwd: process.cwd(), nodeVersion: process.version, write: (text) => process.stdout.write(text) });
+  }
   const { command, flags } = parseCliArguments(argv);
   switch (command) {
     case 'version':
