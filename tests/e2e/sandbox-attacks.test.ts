@@ -150,6 +150,23 @@ describe.each(['inspect', 'confirm', 'trusted'] as const)('sandboxed %s mode: a 
   });
 });
 
+describe('ALLOW_NETWORK on', () => {
+  it('shares the host network (unfiltered), says so, and keeps the file system confined', async () => {
+    const scene = await setUp();
+    const peer = startServer(scene, { APPROVAL_MODE: 'inspect', ALLOW_NETWORK: '1' });
+    try {
+      const receipt = await gitStatus(peer);
+      expect(receipt.confinement).toMatchObject({ sandbox: 'bubblewrap', network: 'on' });
+      expect(scene.listener.connections()).toBeGreaterThan(0);
+      expect(readFileSync(scene.canary, 'utf8')).toBe('untouched\n');
+      expect(String(receipt.stderr)).not.toContain(SECRET_KEY);
+    } finally {
+      await peer.end();
+      await tearDown(scene);
+    }
+  });
+});
+
 describe('TERM_MCP_SANDBOX=off', () => {
   it('runs commands unconfined and says so in plans and receipts (the same attack then succeeds)', async () => {
     const scene = await setUp();

@@ -16,7 +16,10 @@ jest.setTimeout(90_000);
 const NOBODY = 65534;
 const HOOK_NAME = 'fsmonitor-hook.sh';
 
-/** Processes of `uid` running the hook script (a forked sh keeps the script's name as its comm). */
+/**
+ * Processes of `uid` running the hook script (a forked sh keeps the script's name as its comm), zombies included:
+ * they still count against RLIMIT_NPROC, and at the limit most of a fork bomb's processes are zombies.
+ */
 function hookProcesses(uid: number): number {
   let count = 0;
   for (const entry of readdirSync('/proc')) {
@@ -25,8 +28,7 @@ function hookProcesses(uid: number): number {
       const status = readFileSync(`/proc/${entry}/status`, 'utf8');
       const name = /^Name:\s*(.*)$/m.exec(status)?.[1] ?? '';
       const realUid = Number(/^Uid:\s*(\d+)/m.exec(status)?.[1]);
-      const state = /^State:\s*(\S)/m.exec(status)?.[1];
-      if (realUid === uid && HOOK_NAME.startsWith(name) && name.length > 0 && state !== 'Z') count += 1;
+      if (realUid === uid && HOOK_NAME.startsWith(name) && name.length > 0) count += 1;
     } catch {
       // Gone while we looked.
     }
@@ -44,15 +46,21 @@ async function ping(peer: StdioPeer, id: string): Promise<number> {
 describe('per-command limits', () => {
   it('stops a fork bomb at the process limit; the server keeps answering and nothing survives', async () => {
     const workspace = makeTempWorkspace('term-mcp-forkbomb-');
-    plantFsmonitorRepository(workspace.root, 'bomb() { bomb | bomb & }; bomb; sleep 30');
+    // The hook waits on a sleep started before the bomb (a `sleep` started after it could fail to fork, letting the
+    // hook, and with it the whole sandbox, end early).
+    plantFsmonitorRepository(workspace.root, 'sleep 30 & bomb() { bomb | bomb & }; bomb; wait');
     const asRoot = process.getuid?.() === 0;
     if (asRoot) execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, workspace.root]);
     const uid = asRoot ? NOBODY : (process.getuid?.() ?? NOBODY);
     const launcher = asRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'] : [];
     const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', TERM_MCP_SANDBOX_PROCESSES: '64' }, ['stdio'], launcher);
     try {
-      await peer.request(modern('tools/call', 'bomb', { name: 'terminal_execute', arguments: { command: 'git status', wait_seconds: 0, timeout_seconds: 8 } }));
-      await waitFor(() => hookProcesses(uid) > 10, 'the fork bomb to start', 15_000);
+      const started = await peer.request(
+        modern('tools/call', 'bomb', { name: 'terminal_execute', arguments: { command: 'git status', wait_seconds: 0, timeout_seconds: 10 } }),
+        30_000,
+      );
+      expect(started.result).toMatchObject({ isError: false, structuredContent: { status: 'running' } });
+      await waitFor(() => hookProcesses(uid) > 10, 'the fork bomb to start', 30_000);
       let most = 0;
       for (let sample = 0; sample < 20; sample += 1) {
         most = Math.max(most, hookProcesses(uid));

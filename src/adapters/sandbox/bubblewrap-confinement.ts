@@ -26,8 +26,8 @@ function commandArguments(launch: LaunchForm): string[] {
 /**
  * Launches every command inside its own bubblewrap sandbox, with the profile's argv built once (a bare bwrap launch
  * costs a few ms, where the library's per-command `wrapWithSandbox` costs ~15-25 ms to build plus a shell; see
- * docs/performance.md). Whether bwrap can start here is probed once, on the first command, and the answer kept:
- * when it cannot, every command is refused with `sandbox_unavailable` (fail closed).
+ * docs/performance.md). Whether bwrap can start here is probed on the first command, and kept once it succeeds;
+ * while it cannot, every command is refused with `sandbox_unavailable` (fail closed).
  */
 export class BubblewrapConfinement implements CommandConfinement {
   private readonly fixedArguments: readonly string[];
@@ -72,8 +72,10 @@ export class BubblewrapConfinement implements CommandConfinement {
   }
 
   /** Starts one sandbox with the real profile running `true`: the answer for every later command. */
+  /** A sandbox that started is remembered; a failure is probed again next time (it may have been transient). */
   readiness(): ConfinementReadiness {
-    this.probed ??= this.startProbe();
+    if (this.probed?.ready) return this.probed;
+    this.probed = this.startProbe();
     return this.probed;
   }
 
