@@ -10,6 +10,7 @@ import { httpMarkdown, runHttpBench } from './http.mjs';
 import { memoryMarkdown, runMemoryBench } from './memory.mjs';
 import { policyMarkdown, runPolicyBench } from './policy.mjs';
 import { runStdioBench, stdioMarkdown } from './stdio.mjs';
+import { runSandboxBench, sandboxMarkdown, sandboxVerdicts } from './sandbox.mjs';
 import { runStreamBench, streamMarkdown } from './stream.mjs';
 import { assertBuilt, fixed, mib, ROOT } from './support.mjs';
 
@@ -19,6 +20,7 @@ const BENCHMARKS = {
   http: { title: 'HTTP throughput (Streamable HTTP)', run: runHttpBench, markdown: httpMarkdown, verdicts: httpVerdicts },
   stdio: { title: 'STDIO throughput', run: runStdioBench, markdown: stdioMarkdown, verdicts: stdioVerdicts },
   execute: { title: 'Execute overhead (`terminal_execute` of `true` vs a bare spawn)', run: runExecuteBench, markdown: executeMarkdown, verdicts: executeVerdicts },
+  sandbox: { title: 'Sandbox overhead (`terminal_execute` of `echo`: sandboxed, unsandboxed, bare spawn)', run: runSandboxBench, markdown: sandboxMarkdown, verdicts: sandboxVerdicts },
   memory: { title: 'Memory per idle execution session', run: runMemoryBench, markdown: memoryMarkdown, verdicts: () => [] },
   stream: { title: 'Streaming 100 MiB through `terminal_read`', run: runStreamBench, markdown: streamMarkdown, verdicts: streamVerdicts },
   policy: { title: 'Judging a command line (policy engine, in-process)', run: runPolicyBench, markdown: policyMarkdown, verdicts: policyVerdicts },
@@ -53,6 +55,10 @@ const ABOUT = {
     'receipt. "In-process" calls the dispatcher directly, and both spawns happen in the same process: that row is the ' +
     'fair one, because fork/exec time grows with the size of the forking process. "Via stdio" adds the JSON-RPC round ' +
     'trip, and its baseline spawns from the (smaller) client process. Each path runs in a fresh worker process.',
+  sandbox:
+    'Two in-process servers (the dispatcher called directly) in one worker, APPROVAL_MODE=trusted: one with the ' +
+    'bubblewrap sandbox (the default), one with TERM_MCP_SANDBOX=off; each run times `terminal_execute {command: "echo hi"}` ' +
+    'on both and a bare `spawn("echo", ["hi"])`, interleaved. The difference between the two servers is the sandbox alone.',
   memory: 'In-process (dist/ composition root) in a child started with `--expose-gc`.',
   stream:
     'One `term-mcp stdio` child per row. Each output stream is captured in one growable buffer up to MAX_OUTPUT_BYTES; ' +

@@ -185,7 +185,16 @@ function showConfig() {
   if (typeof info?.network_allowed === 'boolean') add('Network', info.network_allowed ? 'Allowed by policy' : 'Denied by default');
   add('Limits', `${formatSeconds(config.limits.command_timeout_seconds)} per command · ${formatBytes(config.limits.max_output_bytes)} output`);
   add('Session', `ends after ${formatSeconds(config.limits.session_timeout_seconds)} idle`);
-  if (info?.confinement) add('Confinement', typeof info.confinement === 'string' ? info.confinement : (info.confinement.summary ?? info.confinement.kind ?? 'see server'));
+  if (info?.confinement) add('Sandbox', describeConfinement(info.confinement, info.workspace));
+}
+
+/** The sandbox in words, from the summary plans and receipts carry. */
+function describeConfinement(confinement, workspace) {
+  if (confinement.sandbox === 'off') return 'Off (TERM_MCP_SANDBOX=off): only the policy guards commands';
+  if (confinement.sandbox !== 'bubblewrap') return String(confinement.sandbox);
+  const writable = Array.isArray(confinement.writable_roots) && confinement.writable_roots.includes(workspace);
+  const network = confinement.network === 'on' ? 'network on' : 'no network';
+  return `bubblewrap · workspace ${writable ? 'writable' : 'read-only'} · ${network}`;
 }
 
 async function loadScenarios() {

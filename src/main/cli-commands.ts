@@ -81,6 +81,16 @@ export const CLI_COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze(
     maxPositionals: 1,
     load: () => import('./commands/explain-command.js'),
   },
+  doctor: {
+    summary: 'check this machine can run term-mcp: Node, the workspace, and a real sandbox probe; exit 1 if not',
+    synopsis: '[--workspace DIR] [--mode MODE] [--json]',
+    flags: [
+      { name: 'workspace', value: 'DIR', description: 'WORKSPACE_ROOT: the workspace to check (default: the current directory)' },
+      { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: the mode whose sandbox profile is probed (default inspect)' },
+      { name: 'json', description: 'print {"version", "checks", "ok"}' },
+    ],
+    load: () => import('./commands/doctor-command.js'),
+  },
   token: {
     summary: 'print a fresh random bearer token',
     synopsis: '',

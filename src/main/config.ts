@@ -42,6 +42,15 @@ const SETTINGS = {
   receiptKey: { env: ['TERM_MCP_RECEIPT_KEY', 'AUTH_TOKEN', 'TERM_MCP_TOKEN'], schema: z.string().min(1).optional() },
   auditLog: { env: ['AUDIT_LOG'], schema: z.string().min(1).optional() },
   logLevel: { env: ['LOG_LEVEL'], schema: logLevel.default('info') },
+  // The OS sandbox every command runs in (docs/security.md)
+  sandboxEnabled: { env: ['TERM_MCP_SANDBOX'], schema: bool.default(true) },
+  bwrapPath: { env: ['TERM_MCP_BWRAP'], schema: z.string().min(1).default('/usr/bin/bwrap') },
+  sandboxMemoryMb: { env: ['TERM_MCP_SANDBOX_MEMORY_MB'], schema: positiveInt.default(4096) },
+  sandboxProcesses: { env: ['TERM_MCP_SANDBOX_PROCESSES'], schema: positiveInt.default(1024) },
+  sandboxFileSizeMb: { env: ['TERM_MCP_SANDBOX_FILE_SIZE_MB'], schema: positiveInt.default(1024) },
+  sandboxCpuSeconds: { env: ['TERM_MCP_SANDBOX_CPU_SECONDS'], schema: positiveInt.default(600) },
+  // The server user's home, whose credentials (~/.ssh, ~/.aws...) the sandbox hides.
+  homeDir: { env: ['HOME'], schema: z.string().min(1).optional() },
   // HTTP transport
   host: { env: ['HOST'], flag: 'host', schema: z.string().min(1).default('127.0.0.1') },
   port: { env: ['PORT'], flag: 'port', schema: z.coerce.number().int().min(0).max(65535).default(8000) },

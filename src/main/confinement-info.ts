@@ -1,13 +1,15 @@
+import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import type { Config } from './config.js';
 
 /**
- * What confines a running command beyond the policy, as `GET /mcp/info` reports it. Today: no OS sandbox (the policy
- * engine is the boundary, docs/security.md), one process group per command killed whole on timeout and cancel, a
- * scrubbed environment, a timeout and an output cap.
+ * What confines a running command beyond the policy, as `GET /mcp/info` reports it: the sandbox summary that plans
+ * and receipts carry (`{sandbox: "bubblewrap", writable_roots, network, limits}` or `{sandbox: "off"}`), plus what
+ * holds with or without it: one process group per command killed whole on timeout and cancel, a scrubbed
+ * environment, a timeout and an output cap.
  */
-export function confinementInfo(config: Config): Readonly<Record<string, unknown>> {
+export function confinementInfo(config: Config, confinement: CommandConfinement): Readonly<Record<string, unknown>> {
   return Object.freeze({
-    sandbox: 'none',
+    ...confinement.summary(),
     process_group: true,
     scrubbed_environment: true,
     command_timeout_seconds: config.commandTimeoutSeconds,

@@ -8,6 +8,7 @@ import { ReceiptInspection } from '../application/receipts/receipt-inspection.js
 import { createMcpInfoRouter, type McpInfo } from '../adapters/web/mcp-info-route.js';
 import { createPublicReceiptRouter } from '../adapters/web/public-receipt-routes.js';
 import { createReceiptRouter, RECEIPT_BODY_PATHS } from '../adapters/web/receipt-routes.js';
+import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import type { ReceiptSigner } from '../domain/terminal/receipt-signer.js';
 import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../domain/protocol/versions.js';
 import type { Config } from './config.js';
@@ -29,7 +30,7 @@ export interface ReceiptHttpMounts {
 /** The seed's receipt toolchain and info routes over HTTP, with the server's own receipt key. */
 export function mountReceiptHttp(container: Container, config: Config): ReceiptHttpMounts {
   const receipts = new ReceiptInspection(container.get<ReceiptSigner>(TYPES.ReceiptSigner));
-  const info = mcpInfo(config, container.get<PolicySettings>(TYPES.PolicySettings), container.get<ServerInfo>(TYPES.ServerInfo));
+  const info = mcpInfo(config, container.get<PolicySettings>(TYPES.PolicySettings), container.get<ServerInfo>(TYPES.ServerInfo), container.get<CommandConfinement>(TYPES.CommandConfinement));
   const schema = { file: RECEIPT_SCHEMA_FILE, body: receiptJsonSchema() };
   return {
     mountProtected(router) {
@@ -43,7 +44,7 @@ export function mountReceiptHttp(container: Container, config: Config): ReceiptH
   };
 }
 
-function mcpInfo(config: Config, policy: PolicySettings, server: ServerInfo): McpInfo {
+function mcpInfo(config: Config, policy: PolicySettings, server: ServerInfo, confinement: CommandConfinement): McpInfo {
   return {
     name: server.name,
     version: server.version,
@@ -69,6 +70,6 @@ function mcpInfo(config: Config, policy: PolicySettings, server: ServerInfo): Mc
       max_retries: config.deepseekMaxRetries,
       max_tokens: config.deepseekMaxTokens,
     },
-    confinement: confinementInfo(config),
+    confinement: confinementInfo(config, confinement),
   };
 }

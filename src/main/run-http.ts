@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
 import { shutdownTerminal } from './terminal-bindings.js';
 import { buildHttpApp, type HttpAppHooks } from './http-app.js';
+import { logSandboxState } from './sandbox-startup-log.js';
 import { warnAboutSeedSettings } from './seed-settings-warning.js';
 import { TYPES } from './types.js';
 
@@ -92,6 +93,7 @@ export async function runHttp(config: Config): Promise<number> {
   const server = await startHttpServer(config);
   const logger = server.container.get<Logger>(TYPES.Logger);
   warnAboutSeedSettings(logger, config);
+  logSandboxState(logger, config, server.container);
   logger.info('term-mcp http listening', { url: server.url, workspace: config.workspaceRoot });
   const signal = await firstSignal(['SIGTERM', 'SIGINT']);
   logger.info('stopping', { signal });

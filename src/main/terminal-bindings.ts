@@ -24,6 +24,7 @@ import { ChildProcessSessionFactory } from '../adapters/process/child-process-se
 import { HmacReceiptSigner } from '../adapters/receipts/hmac-receipt-signer.js';
 import { JsonlReceiptAuditLog } from '../adapters/receipts/jsonl-receipt-audit-log.js';
 import { ConfigurationError } from '../domain/errors.js';
+import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import type { ExecutionSessionFactory } from '../domain/execution/execution-session.js';
 import type { PathInspector } from '../domain/policy/path-inspector.js';
 import type { PolicyEngine } from '../domain/policy/policy-engine.js';
@@ -32,6 +33,7 @@ import type { ReceiptAuditLog } from '../domain/terminal/receipt-audit-log.js';
 import type { ReceiptSigner } from '../domain/terminal/receipt-signer.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
 import type { Config } from './config.js';
+import { buildConfinement } from './sandbox-bindings.js';
 import { TYPES } from './types.js';
 
 /**
@@ -40,6 +42,8 @@ import { TYPES } from './types.js';
  */
 export function bindTerminal(container: Container, config: Config): void {
   const policySettings = loadPolicySettings(config);
+  const confinement = buildConfinement(config, policySettings);
+  container.bind<CommandConfinement>(TYPES.CommandConfinement).toConstantValue(confinement);
   const settings: TerminalSettings = Object.freeze({
     mode: policySettings.mode,
     approvalChannel: config.approvalChannel,
@@ -48,6 +52,7 @@ export function bindTerminal(container: Container, config: Config): void {
     maxOutputBytes: config.maxOutputBytes,
     maxProcessesPerSession: config.maxProcessesPerSession,
     approvalTtlSeconds: config.approvalTtlSeconds,
+    confinement: confinement.summary(),
   });
   container.bind<PolicySettings>(TYPES.PolicySettings).toConstantValue(policySettings);
   container.bind<TerminalSettings>(TYPES.TerminalSettings).toConstantValue(settings);
@@ -58,7 +63,13 @@ export function bindTerminal(container: Container, config: Config): void {
     .toDynamicValue((ctx) => new DefaultPolicyEngine(ctx.get<PathInspector>(TYPES.PathInspector), ctx.get<PolicySettings>(TYPES.PolicySettings), config.maxCommandLength));
   container
     .bind<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory)
-    .toDynamicValue(() => new ChildProcessSessionFactory({ maxProcessesPerSession: config.maxProcessesPerSession }));
+    .toDynamicValue(
+      (ctx) =>
+        new ChildProcessSessionFactory({
+          maxProcessesPerSession: config.maxProcessesPerSession,
+          confinement: ctx.get<CommandConfinement>(TYPES.CommandConfinement),
+        }),
+    );
   container.bind<SessionRegistry>(TYPES.SessionRegistry).toDynamicValue((ctx) => {
     const registry = new SessionRegistry({
       factory: ctx.get<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory),

@@ -7,6 +7,7 @@ export const TYPES = Object.freeze({
   PolicyEngine: Symbol.for('term-mcp.PolicyEngine'),
   PathInspector: Symbol.for('term-mcp.PathInspector'),
   WorkspaceFS: Symbol.for('term-mcp.WorkspaceFS'),
+  CommandConfinement: Symbol.for('term-mcp.CommandConfinement'),
   ExecutionSessionFactory: Symbol.for('term-mcp.ExecutionSessionFactory'),
   SessionRegistry: Symbol.for('term-mcp.SessionRegistry'),
   Tools: Symbol.for('term-mcp.Tools'),

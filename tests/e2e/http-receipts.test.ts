@@ -84,7 +84,8 @@ describe('the receipt toolchain and info routes over HTTP', () => {
         transports: ['http', 'stdio'],
         authentication: { http: 'bearer', stdio: 'process-local' },
         model: { provider: 'deepseek', model: 'deepseek-chat', available: false, timeout_seconds: 20, max_retries: 2, max_tokens: 1024 },
-        confinement: expect.objectContaining({ sandbox: 'none', process_group: true }),
+        // inspect: the workspace is read-only inside the sandbox; /tmp is the sandbox's own.
+        confinement: expect.objectContaining({ sandbox: 'bubblewrap', network: 'off', writable_roots: ['/tmp'], process_group: true }),
       });
     });
   });

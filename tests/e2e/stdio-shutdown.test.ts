@@ -1,3 +1,4 @@
+import { waitFor } from '../adapters/process/process-probe';
 import { livePidsRunning } from '../support/live-processes';
 import { modern, StdioPeer } from '../support/stdio-peer';
 import { makeTempWorkspace } from '../support/workspace';
@@ -13,7 +14,8 @@ describe('term-mcp stdio shutdown', () => {
         modern('tools/call', 'bg', { name: 'terminal_execute', arguments: { command: `sleep ${marker[1]}`, wait_seconds: 0 } }),
       );
       expect(started.result).toMatchObject({ isError: false, structuredContent: { status: 'running' } });
-      expect(livePidsRunning(marker)).toHaveLength(1);
+      // The sandbox execs the command a few milliseconds after the launcher started.
+      await waitFor(() => livePidsRunning(marker).length === 1, 'the sandboxed sleep to run', 10_000);
 
       expect(await peer.end()).toBe(0);
       expect(livePidsRunning(marker)).toEqual([]);

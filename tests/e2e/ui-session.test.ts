@@ -259,6 +259,7 @@ describeInBrowser.each(VIEWPORTS)('mission control with the receipt routes, $nam
     expect(await page.inputValue('#command')).toBe('ls -la');
     expect(await page.innerText('#workspace-facts')).toContain(server!.workspaceRoot);
     expect(await page.innerText('#workspace-facts')).toMatch(/Network\s+Denied by default/);
+    expect(await page.innerText('#workspace-facts')).toMatch(/Sandbox\s+bubblewrap · workspace read-only · no network/);
   });
 
   it('seals a tampered receipt BAD SIGNATURE and a malformed one INVALID', async () => {

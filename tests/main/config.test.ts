@@ -27,6 +27,32 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  test('the command sandbox is on by default, with limits; each setting can be changed and a bad one is named', () => {
+    expect(loadConfig({}, {}, workspace.root)).toMatchObject({
+      sandboxEnabled: true,
+      bwrapPath: '/usr/bin/bwrap',
+      sandboxMemoryMb: 4096,
+      sandboxProcesses: 1024,
+      sandboxFileSizeMb: 1024,
+      sandboxCpuSeconds: 600,
+    });
+    const changed = loadConfig(
+      {
+        TERM_MCP_SANDBOX: 'off',
+        TERM_MCP_BWRAP: '/opt/bwrap',
+        TERM_MCP_SANDBOX_MEMORY_MB: '512',
+        TERM_MCP_SANDBOX_PROCESSES: '64',
+        TERM_MCP_SANDBOX_FILE_SIZE_MB: '10',
+        TERM_MCP_SANDBOX_CPU_SECONDS: '5',
+      },
+      {},
+      workspace.root,
+    );
+    expect(changed).toMatchObject({ sandboxEnabled: false, bwrapPath: '/opt/bwrap', sandboxMemoryMb: 512, sandboxProcesses: 64, sandboxFileSizeMb: 10, sandboxCpuSeconds: 5 });
+    expect(() => loadConfig({ TERM_MCP_SANDBOX: 'maybe' }, {}, workspace.root)).toThrow(/TERM_MCP_SANDBOX/);
+    expect(() => loadConfig({ TERM_MCP_SANDBOX_PROCESSES: '0' }, {}, workspace.root)).toThrow(/TERM_MCP_SANDBOX_PROCESSES/);
+  });
+
   test('flags win over environment variables', () => {
     const other = makeTempWorkspace();
     try {

@@ -22,8 +22,10 @@ export class StdioPeer {
   private waiters: Array<() => void> = [];
   readonly exited: Promise<number | null>;
 
-  constructor(env: Record<string, string>, args: string[] = ['stdio']) {
-    this.child = spawn(process.execPath, [CLI_PATH, ...args], {
+  /** `launcher`: a command that runs the server (e.g. setpriv to drop to another user); none by default. */
+  constructor(env: Record<string, string>, args: string[] = ['stdio'], launcher: string[] = []) {
+    const [file = process.execPath, ...prefix] = [...launcher, ...(launcher.length > 0 ? [process.execPath] : [])];
+    this.child = spawn(file, [...prefix, CLI_PATH, ...args], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -1,4 +1,5 @@
 import { ProcessLimitReached, SessionNotFound } from '../../domain/execution/execution-errors.js';
+import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
 import type { CommandLaunch, ExecutionEvent } from '../../domain/execution/execution-types.js';
 import { ChildProcessRunningCommand, type CommandEventSink } from './child-process-running-command.js';
@@ -15,6 +16,8 @@ export interface ChildProcessSessionOptions {
   readonly outputSettleMs: number;
   /** Only the allowlisted variables of it reach a command (see `scrubEnvironment`). */
   readonly serverEnv: Readonly<Record<string, string | undefined>>;
+  /** Every command is launched through it, one confinement (sandbox) per command. */
+  readonly confinement: CommandConfinement;
   readonly now: () => number;
   readonly newCommandId: () => string;
 }
@@ -69,13 +72,19 @@ export class ChildProcessExecutionSession implements ExecutionSession {
     if (this.closed) throw new SessionNotFound(this.id);
     const running = this.history.filter((command) => !command.ended).length;
     if (running >= this.options.maxProcesses) throw new ProcessLimitReached(this.options.maxProcesses);
+    // Throws SandboxUnavailable before anything starts: the command is refused, never run unconfined.
+    const confined = this.options.confinement.confine({
+      launch: launch.launch,
+      cwd: launch.cwd,
+      environment: scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd),
+    });
     this.touch();
     const command = new ChildProcessRunningCommand({
       id: this.options.newCommandId(),
       sessionId: this.id,
       launch,
       commandText,
-      environment: scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd),
+      confined,
       killGraceMs: this.options.killGraceMs,
       outputSettleMs: this.options.outputSettleMs,
       now: this.options.now,

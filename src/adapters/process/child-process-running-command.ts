@@ -10,12 +10,9 @@ import type {
   OutputChunk,
   OutputStream,
 } from '../../domain/execution/execution-types.js';
-import type { LaunchForm } from '../../domain/policy/policy-types.js';
+import type { ConfinedLaunch } from '../../domain/execution/command-confinement.js';
 import { OutputBuffer } from './output-buffer.js';
 import { groupIsAlive, signalGroup, terminateGroup } from './process-group.js';
-
-/** The one shell the shell form may use: fixed, never taken from the environment. */
-const FIXED_SHELL = '/bin/sh';
 
 /** How a command talks back to its session. */
 export interface CommandEventSink {
@@ -30,7 +27,8 @@ export interface ChildProcessCommandOptions {
   readonly sessionId: string;
   readonly launch: CommandLaunch;
   readonly commandText: string;
-  readonly environment: Readonly<Record<string, string>>;
+  /** What to spawn: the command inside its confinement (its launcher, environment and directory). */
+  readonly confined: ConfinedLaunch;
   /** Between SIGTERM and SIGKILL. */
   readonly killGraceMs: number;
   /** After the leader exits, how long to wait for its pipes to close before the outcome is final anyway. */
@@ -46,12 +44,6 @@ interface FinalState {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly finishedAtMs: number;
-}
-
-function spawnArguments(launch: LaunchForm): { file: string; args: string[] } {
-  if (launch.kind === 'shell') return { file: FIXED_SHELL, args: ['-c', launch.script] };
-  const [file = '', ...args] = launch.argv;
-  return { file, args };
 }
 
 /**
@@ -91,12 +83,12 @@ export class ChildProcessRunningCommand implements RunningCommand {
     });
     options.events.publish({ type: 'command_started', command: options.commandText, ...this.eventHeader() });
 
-    const { file, args } = spawnArguments(options.launch.launch);
+    const { file, args, cwd, environment } = options.confined;
     let child: ChildProcess;
     try {
-      child = spawn(file, args, {
-        cwd: options.launch.cwd,
-        env: options.environment,
+      child = spawn(file, [...args], {
+        cwd,
+        env: environment,
         detached: true,
         // A closed stdin is /dev/null (the seed's DEVNULL): no pipe to create and shut for most commands.
         stdio: [options.launch.stdin === 'open' ? 'pipe' : 'ignore', 'pipe', 'pipe'],

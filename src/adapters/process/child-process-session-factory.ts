@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import type { ExecutionSession, ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
 import { ChildProcessExecutionSession } from './child-process-execution-session.js';
 
 export interface ChildProcessSessionFactoryOptions {
+  /** Required: every command is launched through it (the composition root supplies the sandbox, or none if off). */
+  readonly confinement: CommandConfinement;
   /** Commands running at once per session (default 1, like the seed). */
   readonly maxProcessesPerSession?: number;
   /** Finished commands kept per session for reading their output (default 50). */
@@ -21,8 +24,9 @@ export interface ChildProcessSessionFactoryOptions {
 export class ChildProcessSessionFactory implements ExecutionSessionFactory {
   private readonly settings: Required<ChildProcessSessionFactoryOptions>;
 
-  constructor(options: ChildProcessSessionFactoryOptions = {}) {
+  constructor(options: ChildProcessSessionFactoryOptions) {
     this.settings = {
+      confinement: options.confinement,
       maxProcessesPerSession: options.maxProcessesPerSession ?? 1,
       maxKeptCommands: options.maxKeptCommands ?? 50,
       killGraceMs: options.killGraceMs ?? 500,

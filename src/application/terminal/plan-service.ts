@@ -93,6 +93,7 @@ export class PlanService {
         maxOutputBytes: settings.maxOutputBytes,
         maxProcessesPerSession: settings.maxProcessesPerSession,
       },
+      confinement: settings.confinement,
       approval,
       status: decision.verdict === 'deny' ? 'blocked' : 'planned',
       approvedAt: null,

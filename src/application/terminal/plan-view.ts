@@ -1,10 +1,11 @@
 import type { z } from 'zod';
+import type { ConfinementSummary } from '../../domain/execution/command-confinement.js';
 import type { ApprovalChannel } from '../../domain/terminal/approval-types.js';
 import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
 import { approvalNextStep, requiresApproval } from './plan-transitions.js';
 import { summarizePolicy } from './policy-summary.js';
 import { isoAt } from './clock.js';
-import type { planSchema } from './terminal-output-schemas.js';
+import type { confinementSchema, planSchema } from './terminal-output-schemas.js';
 
 export type PlanView = z.infer<typeof planSchema>;
 
@@ -36,10 +37,16 @@ export function planView(plan: TerminalPlan, channel: ApprovalChannel): PlanView
       max_duration_seconds: limits.timeoutSeconds,
       max_output_bytes: limits.maxOutputBytes,
       risk: decision.risk,
+      ...(plan.confinement ? { confinement: confinementView(plan.confinement) } : {}),
     },
     ...(plan.approval ? { approval_id: plan.approval.id, approval_expires_at: isoAt(plan.approval.expiresAtMs) } : {}),
     next_step: planNextStep(plan, channel),
   };
+}
+
+function confinementView(confinement: ConfinementSummary): z.infer<typeof confinementSchema> {
+  if (confinement.sandbox === 'off') return { sandbox: 'off' };
+  return { ...confinement, writable_roots: [...confinement.writable_roots], limits: { ...confinement.limits } };
 }
 
 function planNextStep(plan: TerminalPlan, channel: ApprovalChannel): string {

@@ -61,6 +61,7 @@ export class ReceiptRecorder {
       stdout: redactor.redact(command.read('stdout', 0, plan.limits.maxOutputBytes).text),
       stderr: redactor.redact(command.read('stderr', 0, plan.limits.maxOutputBytes).text),
       output_truncated: outcome.truncated,
+      ...(plan.confinement ? { confinement: plan.confinement } : {}),
     });
     ledger.addReceipt(receipt);
     this.archive(receipt);

@@ -19,6 +19,22 @@ export const policySummarySchema = z.object({
   matched_rule: z.string(),
 });
 
+/** Ours: the OS confinement a command runs in (plan previews, receipts). */
+export const confinementSchema = z.union([
+  z.object({ sandbox: z.literal('off') }).strict(),
+  z.object({
+    sandbox: z.literal('bubblewrap'),
+    writable_roots: z.array(z.string()),
+    network: z.enum(['off', 'on']),
+    limits: z.object({
+      memory_bytes: z.number().int(),
+      processes: z.number().int(),
+      file_size_bytes: z.number().int(),
+      cpu_seconds: z.number().int(),
+    }).strict(),
+  }).strict(),
+]);
+
 export const planStatusSchema = z.enum(['planned', 'blocked', 'approved', 'running', 'paused', 'succeeded', 'failed', 'cancelled', 'timed_out']);
 
 export const planSchema = z.object({
@@ -45,6 +61,8 @@ export const planSchema = z.object({
     max_duration_seconds: z.number(),
     max_output_bytes: z.number().int(),
     risk: riskSchema,
+    // ours: what the command will be confined to.
+    confinement: confinementSchema.optional(),
   }),
   // ours: present only when the plan needs approval.
   approval_id: z.string().optional(),
@@ -105,6 +123,8 @@ export const receiptSchema = z
     output_truncated: z.boolean(),
     // seed: set on a copy redacted for sharing (`term-mcp receipt redact`, `POST /receipts/redact`).
     sharing_redacted: z.boolean().optional(),
+    // ours: the OS confinement the command ran in (signed when present; absent on seed receipts).
+    confinement: confinementSchema.optional(),
     signature: sha256Hex,
   })
   .strict();

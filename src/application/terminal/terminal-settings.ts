@@ -1,3 +1,4 @@
+import type { ConfinementSummary } from '../../domain/execution/command-confinement.js';
 import type { PolicyMode } from '../../domain/policy/policy-types.js';
 import type { ApprovalChannel } from '../../domain/terminal/approval-types.js';
 
@@ -13,4 +14,6 @@ export interface TerminalSettings {
   readonly maxOutputBytes: number;
   readonly maxProcessesPerSession: number;
   readonly approvalTtlSeconds: number;
+  /** What commands run inside (reported in plan previews and receipts); absent when the embedder says nothing. */
+  readonly confinement?: ConfinementSummary;
 }

@@ -124,3 +124,11 @@ export class OutputRangeInvalid extends DomainError {
     );
   }
 }
+
+/** The OS sandbox cannot start here, so no command may run (fail closed rather than run unconfined). */
+export class SandboxUnavailable extends DomainError {
+  readonly code = 'sandbox_unavailable';
+  constructor(reason: string, fix: string) {
+    super(`the command sandbox is unavailable: ${reason}`, { reason }, fix);
+  }
+}

@@ -1,3 +1,4 @@
+import type { ConfinementSummary } from '../execution/command-confinement.js';
 import type { PolicyDecision, PolicyMode } from '../policy/policy-types.js';
 import type { ApprovalGrant } from './approval-types.js';
 
@@ -35,6 +36,8 @@ export interface TerminalPlan {
   readonly createdAt: string;
   readonly decision: PolicyDecision;
   readonly limits: PlanLimits;
+  /** The OS confinement the command will run in (copied into its receipt). */
+  readonly confinement: ConfinementSummary | undefined;
   /** Issued with the plan, only when the decision requires approval. */
   readonly approval: ApprovalGrant | undefined;
   status: PlanStatus;

@@ -1,3 +1,4 @@
+import type { ConfinementSummary } from '../execution/command-confinement.js';
 import type { PolicyMode, RiskLevel } from '../policy/policy-types.js';
 
 /** The policy part of plans and receipts, in the seed's wire form plus our `verdict` and `matched_rule`. */
@@ -41,6 +42,11 @@ export interface UnsignedReceipt {
   readonly stdout: string;
   readonly stderr: string;
   readonly output_truncated: boolean;
+  /**
+   * Ours, additive: the OS confinement the command ran in. Signed when present; absent (and so outside the signed
+   * payload) in receipts of servers without it, the seed's included, which therefore verify exactly as before.
+   */
+  readonly confinement?: ConfinementSummary;
 }
 
 export interface ExecutionReceipt extends UnsignedReceipt {

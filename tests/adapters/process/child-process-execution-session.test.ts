@@ -11,13 +11,20 @@ import {
 } from '../../../src/domain/execution/execution-errors';
 import type { ExecutionSession, RunningCommand } from '../../../src/domain/execution/execution-session';
 import type { CommandLaunch, ExecutionEvent } from '../../../src/domain/execution/execution-types';
-import { isAlive, processState, waitFor } from './process-probe';
+import { UnconfinedLaunch } from '../../../src/adapters/sandbox/unconfined-launch';
+import { sandboxFor } from '../../support/sandbox';
+import { hostPidOf, isAlive, processState, waitFor } from './process-probe';
 
 let workspace: string;
 let session: ExecutionSession;
 
-function openSession(options: ConstructorParameters<typeof ChildProcessSessionFactory>[0] = {}): ExecutionSession {
-  return new ChildProcessSessionFactory({ killGraceMs: 200, ...options }).create({ id: 'session-1', cwd: workspace });
+/** Plain child processes (TERM_MCP_SANDBOX=off): the process-group mechanics on their own. */
+const unconfined = new UnconfinedLaunch();
+
+type SessionOptions = Partial<ConstructorParameters<typeof ChildProcessSessionFactory>[0]>;
+
+function openSession(options: SessionOptions = {}): ExecutionSession {
+  return new ChildProcessSessionFactory({ killGraceMs: 200, confinement: sandboxFor(workspace), ...options }).create({ id: 'session-1', cwd: workspace });
 }
 
 function argv(args: string[], limits: Partial<CommandLaunch> = {}): CommandLaunch {
@@ -39,7 +46,9 @@ async function startGroupWithBackgroundMember(limits: Partial<CommandLaunch> = {
 }> {
   const command = session.start(shell('echo $$; sleep 30 & echo $!; sleep 30', limits), 'two sleeps');
   await waitFor(() => stdoutOf(command).split('\n').length === 3, 'both pids on stdout');
-  return { command, pids: stdoutOf(command).trim().split('\n').map(Number) };
+  // The command runs in its own PID namespace: the pids it prints are translated to the host's.
+  const leader = command.pid ?? 0;
+  return { command, pids: stdoutOf(command).trim().split('\n').map((pid) => hostPidOf(Number(pid), leader)) };
 }
 
 beforeEach(() => {
@@ -131,8 +140,18 @@ describe('ChildProcessExecutionSession', () => {
     expect(() => command.read('stdout', 0, 0)).toThrow(OutputRangeInvalid);
   });
 
-  it('reports a missing executable as failed with the spawn error on stderr', async () => {
+  it('reports a missing executable as failed with the reason on stderr', async () => {
     const command = session.start(argv(['/nonexistent/tool', '--help']), 'tool');
+    const outcome = await command.finished();
+
+    // The sandbox starts; the exec inside it fails (prlimit reports it and exits 127, like a shell).
+    expect(outcome).toMatchObject({ status: 'failed', exitCode: 127, signal: null });
+    expect(command.read('stderr', 0, 1000)).toMatchObject({ text: expect.stringContaining('No such file or directory'), complete: true });
+  });
+
+  it('reports a launcher that cannot be spawned as failed with the spawn error on stderr', async () => {
+    const broken = new ChildProcessSessionFactory({ confinement: unconfined }).create({ id: 'session-2', cwd: workspace });
+    const command = broken.start(argv(['/nonexistent/tool', '--help']), 'tool');
     const outcome = await command.finished();
 
     expect(command.pid).toBeUndefined();
@@ -148,22 +167,35 @@ describe('ChildProcessExecutionSession', () => {
     await waitFor(() => pids.every((pid) => !isAlive(pid)), 'the group to be gone', 2000);
   });
 
-  it('escalates to SIGKILL when the group ignores SIGTERM', async () => {
+  it('ends a command that ignores SIGTERM at its deadline: the sandbox dies with its launcher', async () => {
     const command = session.start(shell("trap '' TERM; echo $$; sleep 30", { timeoutMs: 300 }), 'stubborn');
+    await waitFor(() => stdoutOf(command) !== '', 'the pid on stdout');
+    const pid = hostPidOf(Number(stdoutOf(command).trim()), command.pid ?? 0);
+
+    expect(await command.finished()).toMatchObject({ status: 'timed_out', exitCode: null });
+    await waitFor(() => !isAlive(pid), 'the stubborn shell to be gone', 3000);
+  });
+
+  it('escalates to SIGKILL when the launcher ignores SIGTERM (unsandboxed)', async () => {
+    const plain = new ChildProcessSessionFactory({ killGraceMs: 200, confinement: unconfined }).create({ id: 'session-2', cwd: workspace });
+    const command = plain.start(shell("trap '' TERM; echo $$; sleep 30", { timeoutMs: 300 }), 'stubborn');
     await waitFor(() => stdoutOf(command) !== '', 'the pid on stdout');
     const pid = Number(stdoutOf(command).trim());
 
     expect(await command.finished()).toMatchObject({ status: 'timed_out', exitCode: null, signal: 'SIGKILL' });
     expect(isAlive(pid)).toBe(false);
+    await plain.close();
   });
 
-  it('kills background members that outlive the leader once the deadline passes', async () => {
-    const command = session.start(shell('sleep 30 & echo $!', { timeoutMs: 400 }), 'background sleep');
-    expect(await command.finished()).toMatchObject({ status: 'succeeded', exitCode: 0 });
-    const backgroundPid = Number(stdoutOf(command).trim());
+  it('kills background members as soon as the leader exits (the PID namespace ends with it)', async () => {
+    const command = session.start(shell('sleep 30 & echo $!; setsid sleep 31 & echo $!; sleep 0.3'), 'background sleeps');
+    await waitFor(() => stdoutOf(command).split('\n').length === 3, 'both pids on stdout');
+    const pids = stdoutOf(command).trim().split('\n').map((pid) => hostPidOf(Number(pid), command.pid ?? 0));
+    expect(pids.every(isAlive)).toBe(true);
 
-    await waitFor(() => !isAlive(backgroundPid), 'the deadline to kill the background member', 3000);
-    expect(command.outcome().status).toBe('succeeded');
+    expect(await command.finished()).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    await waitFor(() => !pids.some(isAlive), 'the background members to be gone', 3000);
+    expect(command.read('stdout', 0, 100).complete).toBe(true);
   });
 
   it('cancels a running command', async () => {
@@ -276,8 +308,9 @@ describe('ChildProcessExecutionSession', () => {
     expect(() => session.start(argv(['/bin/true']), 'true')).toThrow(SessionNotFound);
   });
 
-  it('finishes when the leader exits, yet still kills background members on close', async () => {
-    const command = session.start(shell('sleep 30 & echo $!'), 'background sleep');
+  it('finishes when the leader exits, yet still kills background members on close (unsandboxed)', async () => {
+    const plain = new ChildProcessSessionFactory({ killGraceMs: 200, confinement: unconfined }).create({ id: 'session-2', cwd: workspace });
+    const command = plain.start(shell('sleep 30 & echo $!'), 'background sleep');
     const outcome = await command.finished();
     const backgroundPid = Number(stdoutOf(command).trim());
 
@@ -285,7 +318,7 @@ describe('ChildProcessExecutionSession', () => {
     expect(isAlive(backgroundPid)).toBe(true);
     expect(command.read('stdout', 0, 100).complete).toBe(false);
 
-    await session.close();
+    await plain.close();
     expect(isAlive(backgroundPid)).toBe(false);
   });
 

@@ -45,6 +45,23 @@ describe('HmacReceiptSigner', () => {
     expect(signer.verify({ ...signed, signature: 'not-hex' })).toBe(false);
   });
 
+  test('signs the confinement when present, and a receipt without it keeps the seed signature', () => {
+    const confinement = {
+      sandbox: 'bubblewrap',
+      writable_roots: ['/ws', '/tmp'],
+      network: 'off',
+      limits: { memory_bytes: 4294967296, processes: 1024, file_size_bytes: 1073741824, cpu_seconds: 600 },
+    } as const;
+    const signed = signer.sign({ ...RECEIPT, confinement });
+    expect(signed.signature).not.toBe('4923cb8686e0f53be012587a1941e92f0356fafecd15eee271287071ea5a02f6');
+    expect(signer.verify(signed)).toBe(true);
+    expect(signer.verify({ ...signed, confinement: { sandbox: 'off' } })).toBe(false);
+    const { confinement: _dropped, ...withoutConfinement } = signed;
+    expect(signer.verify(withoutConfinement)).toBe(false);
+    // An absent (or undefined) field is not part of the payload: the seed's signature, unchanged.
+    expect(signer.sign({ ...RECEIPT, confinement: undefined }).signature).toBe('4923cb8686e0f53be012587a1941e92f0356fafecd15eee271287071ea5a02f6');
+  });
+
   test('a receipt signed with another key does not verify', () => {
     expect(new HmacReceiptSigner('other-key').verify(signer.sign(RECEIPT))).toBe(false);
   });

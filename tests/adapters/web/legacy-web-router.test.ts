@@ -6,16 +6,19 @@ import { createLegacyWebRouter, type LegacyWebRouterOptions } from '../../../src
 import type { WebChat, WebSessions } from '../../../src/adapters/web/web-ports';
 import { SessionNotFound } from '../../../src/domain/execution/execution-errors';
 import type { ExecutionSession } from '../../../src/domain/execution/execution-session';
+import { sandboxFor } from '../../support/sandbox';
 import { makeTempWorkspace } from '../../support/workspace';
 
 /** Real child-process sessions in a temp directory, counting live event subscriptions. */
 class CountingSessions implements WebSessions {
   readonly sessions = new Map<string, ExecutionSession>();
   subscriptions = 0;
-  private readonly factory = new ChildProcessSessionFactory();
+  private readonly factory: ChildProcessSessionFactory;
   private next = 0;
 
-  constructor(private readonly cwd: string) {}
+  constructor(private readonly cwd: string) {
+    this.factory = new ChildProcessSessionFactory({ confinement: sandboxFor(cwd) });
+  }
 
   create(): string {
     this.next += 1;

@@ -6,6 +6,7 @@ import { SessionRegistry } from '../../../src/application/sessions/session-regis
 import { SessionEvicted, SessionExpired, SessionLimitReached, SessionNotFound } from '../../../src/domain/execution/execution-errors';
 import type { CommandLaunch } from '../../../src/domain/execution/execution-types';
 import { isAlive, waitFor } from '../../adapters/process/process-probe';
+import { sandboxFor } from '../../support/sandbox';
 
 const IDLE_TIMEOUT_MS = 1000;
 
@@ -22,7 +23,7 @@ function createRegistry(maxSessions = 2, maxSessionsPerOwner: number | 'default'
   let counter = 0;
   const now = (): number => clock;
   return new SessionRegistry({
-    factory: new ChildProcessSessionFactory({ killGraceMs: 200, now }),
+    factory: new ChildProcessSessionFactory({ killGraceMs: 200, now, confinement: sandboxFor(workspace) }),
     maxSessions,
     maxSessionsPerOwner: maxSessionsPerOwner === 'default' ? undefined : maxSessionsPerOwner,
     maxRemembered,

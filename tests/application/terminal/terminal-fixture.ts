@@ -25,6 +25,7 @@ import type { ReceiptAuditLog } from '../../../src/domain/terminal/receipt-audit
 import { constants as osConstants } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { assertConformsToOutputSchema } from '../../support/output-schema-check';
+import { sandboxFor } from '../../support/sandbox';
 import { makeTempWorkspace } from '../../support/workspace';
 
 export const RECEIPT_KEY = 'test-receipt-key-0123456789abcdef';
@@ -78,7 +79,7 @@ export class TerminalFixture {
     const workspace = new NodeWorkspaceFS({ root: this.root, maxReadBytes: 1_048_576 });
     const redactor = new SecretRedactor(options.secrets ?? []);
     this.registry = new SessionRegistry({
-      factory: new ChildProcessSessionFactory({ killGraceMs: 200, outputSettleMs: 50 }),
+      factory: new ChildProcessSessionFactory({ killGraceMs: 200, outputSettleMs: 50, confinement: sandboxFor(this.root, { workspaceWritable: mode !== 'inspect' }) }),
       maxSessions: options.maxSessions ?? 5,
       maxSessionsPerOwner: options.maxSessionsPerOwner ?? options.maxSessions ?? 5,
       idleTimeoutMs: 3_600_000,

@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import type {
+  CommandConfinement,
+  ConfinementReadiness,
+  ConfinedLaunch,
+  ConfinementSummary,
+  LaunchRequest,
+} from '../../domain/execution/command-confinement.js';
+import { SandboxUnavailable } from '../../domain/execution/execution-errors.js';
+import type { LaunchForm } from '../../domain/policy/policy-types.js';
+import { baseArguments, currentArguments, limitArguments, type BubblewrapProfile } from './bubblewrap-profile.js';
+
+/** The one shell the shell form may use: fixed, never taken from the environment. */
+const FIXED_SHELL = '/bin/sh';
+const PROBE_TIMEOUT_MS = 5000;
+const INSTALL_HINT =
+  'Install bubblewrap and util-linux (Debian/Ubuntu: apt-get install bubblewrap util-linux), make sure user namespaces ' +
+  'are enabled (sysctl kernel.unprivileged_userns_clone=1, or run the server as root), point TERM_MCP_BWRAP at bwrap ' +
+  'if it is elsewhere, then restart the server. `term-mcp doctor` checks it. TERM_MCP_SANDBOX=off runs commands ' +
+  'without a sandbox (not recommended).';
+
+function commandArguments(launch: LaunchForm): string[] {
+  return launch.kind === 'shell' ? [FIXED_SHELL, '-c', launch.script] : [...launch.argv];
+}
+
+/**
+ * Launches every command inside its own bubblewrap sandbox, with the profile's argv built once (a bare bwrap launch
+ * costs a few ms, where the library's per-command `wrapWithSandbox` costs ~15-25 ms to build plus a shell; see
+ * docs/performance.md). Whether bwrap can start here is probed on the first command, and kept once it succeeds;
+ * while it cannot, every command is refused with `sandbox_unavailable` (fail closed).
+ */
+export class BubblewrapConfinement implements CommandConfinement {
+  private readonly fixedArguments: readonly string[];
+  private probed: ConfinementReadiness | undefined;
+
+  constructor(private readonly profile: BubblewrapProfile) {
+    this.fixedArguments = baseArguments(profile);
+  }
+
+  confine(request: LaunchRequest): ConfinedLaunch {
+    const readiness = this.readiness();
+    if (!readiness.ready) throw new SandboxUnavailable(readiness.reason, readiness.fix);
+    return {
+      file: this.profile.bwrapPath,
+      args: [
+        ...this.fixedArguments,
+        ...currentArguments(this.profile),
+        '--chdir', request.cwd,
+        '--',
+        ...limitArguments(this.profile),
+        ...commandArguments(request.launch),
+      ],
+      cwd: request.cwd,
+      // Only the private /tmp is writable outside the workspace.
+      environment: { ...request.environment, TMPDIR: '/tmp' },
+    };
+  }
+
+  summary(): ConfinementSummary {
+    const { limits } = this.profile;
+    return {
+      sandbox: 'bubblewrap',
+      writable_roots: this.profile.workspaceWritable ? [this.profile.workspaceRoot, '/tmp'] : ['/tmp'],
+      network: this.profile.network,
+      limits: {
+        memory_bytes: limits.memoryBytes,
+        processes: limits.processes,
+        file_size_bytes: limits.fileSizeBytes,
+        cpu_seconds: limits.cpuSeconds,
+      },
+    };
+  }
+
+  /** Starts one sandbox with the real profile running `true`: the answer for every later command. */
+  /** A sandbox that started is remembered; a failure is probed again next time (it may have been transient). */
+  readiness(): ConfinementReadiness {
+    if (this.probed?.ready) return this.probed;
+    this.probed = this.startProbe();
+    return this.probed;
+  }
+
+  private startProbe(): ConfinementReadiness {
+    const args = [...this.fixedArguments, ...currentArguments(this.profile), '--', ...limitArguments(this.profile), '/bin/true'];
+    const result = spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+    if (result.error) {
+      const code = (result.error as NodeJS.ErrnoException).code;
+      const reason = code === 'ENOENT' ? `bubblewrap not found at ${this.profile.bwrapPath}` : `cannot run ${this.profile.bwrapPath}: ${result.error.message}`;
+      return { ready: false, reason, fix: INSTALL_HINT };
+    }
+    if (result.status !== 0) {
+      const detail = result.stderr.trim().split('\n').slice(-1)[0] ?? '';
+      return { ready: false, reason: `bubblewrap failed to start a sandbox (exit ${String(result.status ?? result.signal)}): ${detail}`, fix: INSTALL_HINT };
+    }
+    return { ready: true };
+  }
+}

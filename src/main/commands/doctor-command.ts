@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
+import { loadConfig, type Config } from '../config.js';
+import { buildContainer } from '../container.js';
+import type { CliContext } from '../cli-commands.js';
+import { TERM_MCP_VERSION } from '../server-info.js';
+import { TYPES } from '../types.js';
+
+interface Check {
+  readonly ok: boolean;
+  readonly detail: string;
+  readonly required: boolean;
+}
+
+const MINIMUM_NODE = [20, 19] as const;
+const PROBE_TIMEOUT_MS = 10_000;
+
+function nodeCheck(version: string): Check {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  const ok = major > MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1]);
+  return { ok, detail: `${version} (needs >= ${MINIMUM_NODE.join('.')})`, required: true };
+}
+
+function accessCheck(dir: string, mode: number, what: string, required: boolean): Check {
+  try {
+    accessSync(dir, mode);
+    return { ok: true, detail: `${dir} is ${what}`, required };
+  } catch (error) {
+    return { ok: false, detail: `${dir} is not ${what} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, required };
+  }
+}
+
+/**
+ * Starts one real sandbox with the server's profile, running a script that tries to create a file outside the
+ * workspace and lists the network interfaces it can see. Passes when the sandbox started, the write failed
+ * (checked on the host too) and, with the network off, only the loopback interface exists.
+ */
+function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
+  // An explicit opt-out is the operator's choice: reported, not a failure.
+  if (!config.sandboxEnabled) return { ok: false, detail: 'TERM_MCP_SANDBOX=off: commands run without the OS sandbox', required: false };
+  const readiness = confinement.readiness();
+  if (!readiness.ready) return { ok: false, detail: `${readiness.reason}. ${readiness.fix}`, required: true };
+  // /var/tmp: writable on the host and, unlike /tmp (private inside), the same directory inside the sandbox.
+  const outsideDir = mkdtempSync(path.join(existsSync('/var/tmp') ? '/var/tmp' : path.dirname(config.workspaceRoot), '.term-mcp-doctor-'));
+  const outsideFile = path.join(outsideDir, 'probe');
+  try {
+    const script = `if touch '${outsideFile}' 2>/dev/null; then echo WRITE-OUTSIDE-OK; fi; tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '`;
+    const launch = confinement.confine({ launch: { kind: 'shell', script }, cwd: config.workspaceRoot, environment: { PATH: '/usr/bin:/bin' } });
+    const result = spawnSync(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.environment, encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+    if (result.status !== 0) return { ok: false, detail: `the probe sandbox failed (exit ${String(result.status)}): ${result.stderr.trim()}`, required: true };
+    const interfaces = result.stdout.split('\n').filter((line) => line !== '' && line !== 'WRITE-OUTSIDE-OK');
+    const wroteOutside = result.stdout.includes('WRITE-OUTSIDE-OK') || existsSync(outsideFile);
+    const summary = confinement.summary();
+    const networkOff = summary.sandbox === 'bubblewrap' && summary.network === 'off';
+    const networkIsolated = interfaces.every((name) => name === 'lo');
+    const ok = !wroteOutside && (!networkOff || networkIsolated);
+    const detail = [
+      wroteOutside ? 'a write outside the workspace SUCCEEDED' : 'a write outside the workspace failed',
+      networkOff ? (networkIsolated ? 'network off (loopback only)' : `network NOT isolated: ${interfaces.join(', ')}`) : 'network on (ALLOW_NETWORK)',
+    ].join('; ');
+    return { ok, detail, required: true };
+  } finally {
+    rmSync(outsideDir, { recursive: true, force: true });
+  }
+}
+
+function runChecks(context: CliContext, nodeVersion: string): Record<string, Check> {
+  const checks: Record<string, Check> = { node: nodeCheck(nodeVersion) };
+  let config: Config;
+  try {
+    config = loadConfig(context.env, context.args.values, context.cwd);
+    checks.configuration = { ok: true, detail: `workspace ${config.workspaceRoot}, mode ${config.policyMode ?? '(policy default)'}`, required: true };
+  } catch (error) {
+    checks.configuration = { ok: false, detail: error instanceof Error ? error.message : String(error), required: true };
+    return checks;
+  }
+  checks.workspace_read = accessCheck(config.workspaceRoot, constants.R_OK | constants.X_OK, 'readable', true);
+  checks.workspace_write = accessCheck(config.workspaceRoot, constants.W_OK, 'writable (needed by confirm and trusted)', false);
+  checks.token = { ok: config.token !== undefined, detail: config.token !== undefined ? 'TERM_MCP_TOKEN is set' : 'TERM_MCP_TOKEN is not set (term-mcp http then prints a one-time token)', required: false };
+  checks.deepseek_key = { ok: config.deepseekApiKey !== undefined, detail: config.deepseekApiKey !== undefined ? 'DEEPSEEK_API_KEY is set' : 'DEEPSEEK_API_KEY is not set (the planning chat is off)', required: false };
+  try {
+    const container = buildContainer(config);
+    checks.sandbox = sandboxCheck(config, container.get<CommandConfinement>(TYPES.CommandConfinement));
+  } catch (error) {
+    checks.sandbox = { ok: false, detail: error instanceof Error ? error.message : String(error), required: true };
+  }
+  return checks;
+}
+
+/**
+ * `term-mcp doctor [--json] [--workspace DIR] [--mode MODE]`: one line per check, or one JSON document. Exit 0 when
+ * every required check holds, 1 otherwise.
+ */
+export function run(context: CliContext, nodeVersion: string = process.version): Promise<number> {
+  const checks = runChecks(context, nodeVersion);
+  const ok = Object.values(checks).every((check) => check.ok || !check.required);
+  if (context.args.switches.has('json')) {
+    context.stdout.write(`${JSON.stringify({ version: TERM_MCP_VERSION, checks, ok })}\n`);
+  } else {
+    for (const [name, check] of Object.entries(checks)) {
+      const mark = check.ok ? 'ok  ' : check.required ? 'FAIL' : 'warn';
+      context.stdout.write(`${mark} ${name}: ${check.detail}\n`);
+    }
+    context.stdout.write(ok ? 'term-mcp doctor: every required check holds\n' : 'term-mcp doctor: a required check failed\n');
+  }
+  return Promise.resolve(ok ? 0 : 1);
+}

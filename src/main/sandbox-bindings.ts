@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { PolicySettings } from '../application/policy/policy-settings.js';
+import { BubblewrapConfinement } from '../adapters/sandbox/bubblewrap-confinement.js';
+import type { BubblewrapProfile } from '../adapters/sandbox/bubblewrap-profile.js';
+import { UnconfinedLaunch } from '../adapters/sandbox/unconfined-launch.js';
+import { locateStaticDir } from '../adapters/web/static-dir.js';
+import type { CommandConfinement } from '../domain/execution/command-confinement.js';
+import type { Config } from './config.js';
+
+/** setrlimit from inside the sandbox (util-linux, next to bwrap on every Linux that has it). */
+const PRLIMIT_PATH = '/usr/bin/prlimit';
+const MIB = 1024 * 1024;
+
+/** The server user's credentials and tool tokens, relative to their home: unreadable from inside the sandbox. */
+const CREDENTIAL_PATHS = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.config/gh',
+  '.config/hub',
+  '.config/gcloud',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.terraform.d',
+  '.vault-token',
+  '.pgpass',
+  '.password-store',
+  '.local/share/keyrings',
+  '.m2/settings.xml',
+  '.gem/credentials',
+];
+
+/**
+ * The package root (where static/ is found, from the CLI script or the working directory): the server's own code and
+ * its dependencies. Undefined when embedded somewhere it cannot be found.
+ */
+export function installationDirectory(): string | undefined {
+  const staticDir = locateStaticDir([process.argv[1], process.cwd()], 'term-mcp');
+  return staticDir === undefined ? undefined : path.dirname(staticDir);
+}
+
+/** The paths the sandbox hides; a path holding the workspace cannot be hidden and is skipped (and reported). */
+export function hiddenPaths(config: Config): { hidden: string[]; notHidden: string[] } {
+  const home = config.homeDir;
+  const installation = installationDirectory();
+  const candidates = [
+    ...(home === undefined ? [] : CREDENTIAL_PATHS.map((relative) => path.join(home, relative))),
+    ...(config.policyFile === undefined ? [] : [path.resolve(config.policyFile)]),
+    ...(config.auditLog === undefined ? [] : [path.resolve(config.auditLog)]),
+    ...(installation === undefined ? [] : [installation]),
+  ];
+  const holdsWorkspace = (candidate: string): boolean =>
+    config.workspaceRoot === candidate || config.workspaceRoot.startsWith(`${candidate}/`);
+  return { hidden: candidates.filter((c) => !holdsWorkspace(c)), notHidden: candidates.filter(holdsWorkspace) };
+}
+
+export function sandboxProfile(config: Config, policy: PolicySettings): BubblewrapProfile {
+  return {
+    bwrapPath: config.bwrapPath,
+    prlimitPath: PRLIMIT_PATH,
+    workspaceRoot: config.workspaceRoot,
+    // Inspect only reads; confirm and trusted may change the workspace (after approval where the policy says so).
+    workspaceWritable: policy.mode !== 'inspect',
+    network: policy.allowNetwork ? 'on' : 'off',
+    hiddenPaths: hiddenPaths(config).hidden,
+    limits: {
+      memoryBytes: config.sandboxMemoryMb * MIB,
+      processes: config.sandboxProcesses,
+      fileSizeBytes: config.sandboxFileSizeMb * MIB,
+      cpuSeconds: config.sandboxCpuSeconds,
+    },
+  };
+}
+
+/** TERM_MCP_SANDBOX=off is the only way to run commands unconfined; otherwise bubblewrap or nothing (fail closed). */
+export function buildConfinement(config: Config, policy: PolicySettings): CommandConfinement {
+  if (!config.sandboxEnabled) return new UnconfinedLaunch();
+  return new BubblewrapConfinement(sandboxProfile(config, policy));
+}
+
+/** Whether util-linux's prlimit is where the profile expects it (doctor). */
+export function prlimitInstalled(): boolean {
+  return existsSync(PRLIMIT_PATH);
+}

@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { waitFor } from '../adapters/process/process-probe';
+import { PLANTED_PROGRAM, plantCleanFilterRepository } from '../support/sandbox-attack';
+import { modern, StdioPeer } from '../support/stdio-peer';
+import { makeTempWorkspace } from '../support/workspace';
+
+/*
+ * Issue 16: a fork bomb and a memory hog stop at their limits and the server keeps answering. Both run as the clean
+ * filter a planted repository names for `git status` (trusted mode: no approval). RLIMIT_NPROC does not bind root (the kernel exempts uid 0), so the fork
+ * bomb runs against a server started as `nobody` when the tests run as root (docs/security.md says so).
+ */
+
+jest.setTimeout(90_000);
+
+const NOBODY = 65534;
+
+/**
+ * Processes of `uid` running the hook script (a forked sh keeps the script's name as its comm), zombies included:
+ * they still count against RLIMIT_NPROC, and at the limit most of a fork bomb's processes are zombies.
+ */
+function hookProcesses(uid: number): number {
+  let count = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const name = /^Name:\s*(.*)$/m.exec(status)?.[1] ?? '';
+      const realUid = Number(/^Uid:\s*(\d+)/m.exec(status)?.[1]);
+      if (realUid === uid && PLANTED_PROGRAM.startsWith(name) && name.length > 0) count += 1;
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return count;
+}
+
+async function ping(peer: StdioPeer, id: string): Promise<number> {
+  const started = Date.now();
+  const answer = await peer.request(modern('tools/list', id), 15_000);
+  expect(answer.result).toBeDefined();
+  return Date.now() - started;
+}
+
+describe('per-command limits', () => {
+  it('stops a fork bomb at the process limit; the server keeps answering and nothing survives', async () => {
+    const workspace = makeTempWorkspace('term-mcp-forkbomb-');
+    // The hook waits on a sleep started before the bomb (a `sleep` started after it could fail to fork, letting the
+    // hook, and with it the whole sandbox, end early).
+    plantCleanFilterRepository(workspace.root, 'sleep 30 & bomb() { bomb | bomb & }; bomb; wait');
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, workspace.root]);
+    const uid = asRoot ? NOBODY : (process.getuid?.() ?? NOBODY);
+    const launcher = asRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'] : [];
+    const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', TERM_MCP_SANDBOX_PROCESSES: '64' }, ['stdio'], launcher);
+    try {
+      const started = await peer.request(
+        modern('tools/call', 'bomb', { name: 'terminal_execute', arguments: { command: 'git status', wait_seconds: 0, timeout_seconds: 10 } }),
+        30_000,
+      );
+      expect(started.result).toMatchObject({ isError: false, structuredContent: { status: 'running' } });
+      await waitFor(() => hookProcesses(uid) > 10, 'the fork bomb to start', 30_000);
+      let most = 0;
+      for (let sample = 0; sample < 20; sample += 1) {
+        most = Math.max(most, hookProcesses(uid));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // RLIMIT_NPROC counts every process of the sandbox's user namespace (bwrap's init and git included).
+      expect(most).toBeLessThanOrEqual(64);
+      expect(await ping(peer, 'during')).toBeLessThan(5_000);
+      await waitFor(() => hookProcesses(uid) === 0, 'the fork bomb to be gone after the timeout', 30_000);
+      expect(await ping(peer, 'after')).toBeLessThan(5_000);
+    } finally {
+      peer.kill();
+      await peer.exited;
+      workspace.remove();
+    }
+  });
+
+  it('stops a memory hog at the memory limit and the server keeps answering', async () => {
+    const workspace = makeTempWorkspace('term-mcp-memhog-');
+    plantCleanFilterRepository(
+      workspace.root,
+      // Sizes come from the arguments: a constant would be folded (and fail) at compile time.
+      `perl -e '$x = "a" x $ARGV[0]; print STDERR "SMALL-OK\\n"; $y = "b" x $ARGV[1]; print STDERR "BIG-OK\\n"' 67108864 1073741824; exit 1`,
+    );
+    const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', TERM_MCP_SANDBOX_MEMORY_MB: '512' });
+    try {
+      const answer = await peer.request(modern('tools/call', 'hog', { name: 'terminal_execute', arguments: { command: 'git status' } }), 30_000);
+      const receipt = (answer.result as { structuredContent: { stderr: string; confinement: unknown } }).structuredContent;
+      expect(receipt.stderr).toContain('SMALL-OK');
+      expect(receipt.stderr).toContain('Out of memory');
+      expect(receipt.stderr).not.toContain('BIG-OK');
+      expect(receipt.confinement).toMatchObject({ limits: { memory_bytes: 512 * 1024 * 1024 } });
+      expect(await ping(peer, 'after')).toBeLessThan(5_000);
+    } finally {
+      await peer.end();
+      workspace.remove();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { runCli } from '../../../src/main/run-cli';
+import { makeTempWorkspace } from '../../support/workspace';
+
+interface DoctorReport {
+  version: string;
+  ok: boolean;
+  checks: Record<string, { ok: boolean; detail: string; required: boolean }>;
+}
+
+/** Runs `term-mcp doctor` in-process through the CLI's command table. */
+async function doctor(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string; errors: string }> {
+  let output = '';
+  let errors = '';
+  const code = await runCli(['doctor', ...argv], { env, cwd: '/', stdout: { write: (text: string) => (output += text) }, stderr: { write: (text: string) => (errors += text) } });
+  return { code, output, errors };
+}
+
+describe('term-mcp doctor', () => {
+  let workspace: ReturnType<typeof makeTempWorkspace>;
+  beforeEach(() => {
+    workspace = makeTempWorkspace();
+  });
+  afterEach(() => workspace.remove());
+
+  it('starts a real sandbox: a write outside fails, the network is off; exit 0 when every required check holds', async () => {
+    const { code, output } = await doctor(['--json'], { WORKSPACE_ROOT: workspace.root });
+    const report = JSON.parse(output) as DoctorReport;
+    expect(code).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(report.checks.sandbox).toEqual({ ok: true, detail: 'a write outside the workspace failed; network off (loopback only)', required: true });
+    expect(report.checks.node).toMatchObject({ ok: true, required: true });
+    expect(report.checks.workspace_read).toMatchObject({ ok: true, required: true });
+    expect(report.checks.deepseek_key).toMatchObject({ ok: false, required: false });
+  });
+
+  it('fails (exit 1) with how to fix it when bubblewrap is missing, one line per check', async () => {
+    const { code, output } = await doctor([], { WORKSPACE_ROOT: workspace.root, TERM_MCP_BWRAP: path.join(workspace.root, 'no-bwrap') });
+    expect(code).toBe(1);
+    expect(output).toMatch(/^FAIL sandbox: bubblewrap not found at .*apt-get install bubblewrap/m);
+    expect(output).toMatch(/^ok {3}node: /m);
+    expect(output.trim().split('\n').at(-1)).toBe('term-mcp doctor: a required check failed');
+  });
+
+  it('reports a configuration error as a failed check', async () => {
+    const { code, output } = await doctor(['--json'], { WORKSPACE_ROOT: path.join(workspace.root, 'missing') });
+    const report = JSON.parse(output) as DoctorReport;
+    expect(code).toBe(1);
+    expect(report.checks.configuration).toMatchObject({ ok: false, required: true, detail: expect.stringContaining('WORKSPACE_ROOT') });
+  });
+
+  it('takes the workspace as a flag, and refuses an unknown flag with exit 2 before checking anything', async () => {
+    const flagged = await doctor(['--json', '--workspace', workspace.root], {});
+    expect((JSON.parse(flagged.output) as DoctorReport).checks.configuration).toMatchObject({ ok: true, detail: expect.stringContaining(workspace.root) });
+    const refused = await doctor(['--bogus'], { WORKSPACE_ROOT: workspace.root });
+    expect(refused).toMatchObject({ code: 2, output: '' });
+    expect(refused.errors).toContain('--bogus');
+  });
+
+  it('reports TERM_MCP_SANDBOX=off as a warning, not a failure', async () => {
+    const { code, output } = await doctor(['--json'], { WORKSPACE_ROOT: workspace.root, TERM_MCP_SANDBOX: 'off' });
+    expect(code).toBe(0);
+    expect((JSON.parse(output) as DoctorReport).checks.sandbox).toMatchObject({ ok: false, required: false });
+  });
+});
