@@ -55,11 +55,18 @@ describe('per-command limits', () => {
     const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', TERM_MCP_SANDBOX_PROCESSES: '64' }, ['stdio'], launcher);
     try {
       const started = await peer.request(
-        modern('tools/call', 'bomb', { name: 'terminal_execute', arguments: { command: 'git status', wait_seconds: 0, timeout_seconds: 10 } }),
+        modern('tools/call', 'bomb', { name: 'terminal_execute', arguments: { command: 'git status', wait_seconds: 0, timeout_seconds: 20 } }),
         30_000,
       );
       expect(started.result).toMatchObject({ isError: false, structuredContent: { status: 'running' } });
-      await waitFor(() => hookProcesses(uid) > 10, 'the fork bomb to start', 30_000);
+      const { session_id, command_id } = (started.result as { structuredContent: { session_id: string; command_id: string } }).structuredContent;
+      try {
+        await waitFor(() => hookProcesses(uid) > 10, 'the fork bomb to start', 30_000);
+      } catch (error) {
+        // Say what the command did instead (its status and output), not only that the bomb was not seen.
+        const read = await peer.request(modern('tools/call', 'why', { name: 'terminal_read', arguments: { session_id, command_id } }), 15_000);
+        throw new Error(`${(error as Error).message}; the command: ${JSON.stringify((read.result as { structuredContent: unknown }).structuredContent)}`, { cause: error });
+      }
       let most = 0;
       for (let sample = 0; sample < 20; sample += 1) {
         most = Math.max(most, hookProcesses(uid));
@@ -68,7 +75,10 @@ describe('per-command limits', () => {
       // RLIMIT_NPROC counts every process of the sandbox's user namespace (bwrap's init and git included).
       expect(most).toBeLessThanOrEqual(64);
       expect(await ping(peer, 'during')).toBeLessThan(5_000);
-      await waitFor(() => hookProcesses(uid) === 0, 'the fork bomb to be gone after the timeout', 30_000);
+      // Cancelling ends the whole sandbox: every process of the bomb goes with it (the timeout would do the same, later).
+      const cancelled = await peer.request(modern('tools/call', 'cancel', { name: 'terminal_cancel', arguments: { session_id, command_id } }), 15_000);
+      expect(cancelled.result).toMatchObject({ isError: false });
+      await waitFor(() => hookProcesses(uid) === 0, 'the fork bomb to be gone after the cancel', 30_000);
       expect(await ping(peer, 'after')).toBeLessThan(5_000);
     } finally {
       peer.kill();
