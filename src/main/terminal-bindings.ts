@@ -9,7 +9,10 @@ import { DEFAULT_POLICY_SETTINGS, parsePolicyDocument } from '../application/pol
 import type { PolicySettings } from '../application/policy/policy-settings.js';
 import { SessionRegistry } from '../application/sessions/session-registry.js';
 import { ApprovalService } from '../application/terminal/approval-service.js';
-import { CommandControl } from '../application/terminal/command-control.js';
+import { CommandInput } from '../application/terminal/command-input.js';
+import { CommandLocator } from '../application/terminal/command-locator.js';
+import { CommandReader } from '../application/terminal/command-reader.js';
+import { CommandSignals } from '../application/terminal/command-signals.js';
 import { ExecutionService } from '../application/terminal/execution-service.js';
 import { PlanService } from '../application/terminal/plan-service.js';
 import { ReceiptRecorder } from '../application/terminal/receipt-recorder.js';
@@ -144,12 +147,11 @@ export function bindTerminal(container: Container, config: Config): void {
         recorder: ctx.get<ReceiptRecorder>(TYPES.ReceiptRecorder),
       }),
   );
-  container.bind<CommandControl>(TYPES.CommandControl).toDynamicValue(
+  container.bind<CommandLocator>(TYPES.CommandLocator).toDynamicValue(
     (ctx) =>
-      new CommandControl({
+      new CommandLocator({
         registry: ctx.get<SessionRegistry>(TYPES.SessionRegistry),
         ledgers: ctx.get<SessionLedgers>(TYPES.SessionLedgers),
-        redactor: ctx.get<SecretRedactor>(TYPES.SecretRedactor),
       }),
   );
   container.bind<SessionOverview>(TYPES.SessionOverview).toDynamicValue(
@@ -168,7 +170,9 @@ export function bindTerminal(container: Container, config: Config): void {
       plans: ctx.get<PlanService>(TYPES.PlanService),
       approvals: ctx.get<ApprovalService>(TYPES.ApprovalService),
       execution: ctx.get<ExecutionService>(TYPES.ExecutionService),
-      control: ctx.get<CommandControl>(TYPES.CommandControl),
+      signals: new CommandSignals(ctx.get<CommandLocator>(TYPES.CommandLocator)),
+      reader: new CommandReader(ctx.get<CommandLocator>(TYPES.CommandLocator), ctx.get<SecretRedactor>(TYPES.SecretRedactor)),
+      stdin: new CommandInput(ctx.get<CommandLocator>(TYPES.CommandLocator)),
       sessions: ctx.get<SessionOverview>(TYPES.SessionOverview),
       signalNumber,
     }),

@@ -1,6 +1,6 @@
 import type { ExecutionEvent } from '../../domain/execution/execution-types.js';
 import type { ApprovalBinding, ApprovalChannel, ApprovalGrant } from '../../domain/terminal/approval-types.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import {
   ApprovalExpired,
   ApprovalMismatch,
@@ -8,7 +8,6 @@ import {
   OperatorApprovalRequired,
 } from '../../domain/terminal/terminal-errors.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
-import { assertApprovable } from './plan-transitions.js';
 import type { SessionLedgers } from './session-ledger.js';
 import { isoAt, type Clock } from './clock.js';
 
@@ -75,7 +74,7 @@ export class ApprovalService {
     const plan = this.options.ledgers.of(session).plan(planId);
     const grant = plan.approval;
     if (approvalId !== undefined && grant?.id !== approvalId) throw new ApprovalMismatch(approvalId, plan.id, 'plan');
-    assertApprovable(plan);
+    plan.assertApprovable();
     if (grant && this.options.channel === 'operator') throw new OperatorApprovalRequired(plan.id, grant.id);
     this.approve(plan, 'client');
     return plan;
@@ -84,7 +83,7 @@ export class ApprovalService {
   /** The operator route: a human approved this approval id. Works in either channel. */
   approveAsOperator(approvalId: string): TerminalPlan {
     const plan = this.planOf(approvalId);
-    assertApprovable(plan);
+    plan.assertApprovable();
     this.approve(plan, 'operator');
     return plan;
   }
@@ -135,9 +134,9 @@ export class ApprovalService {
       grant.approvedAtMs = now;
       grant.approvedVia = via;
     }
-    plan.status = 'approved';
-    plan.approvedAt = isoAt(now);
-    this.publish(plan, { type: 'approved', sessionId: plan.sessionId, planId: plan.id, at: plan.approvedAt });
+    const at = isoAt(now);
+    plan.approve(at);
+    this.publish(plan, { type: 'approved', sessionId: plan.sessionId, planId: plan.id, at });
   }
 
   private planOf(approvalId: string): TerminalPlan {

@@ -1,6 +1,6 @@
 import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
 import {
   ApprovalRequired,
@@ -10,10 +10,11 @@ import {
 } from '../../domain/terminal/terminal-errors.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
+import { within } from '../timing/within.js';
 import type { ApprovalService } from './approval-service.js';
 import type { PlanRequest, PlanService } from './plan-service.js';
 import { isStricter, sameLaunch } from './policy-summary.js';
-import { approvalNextStep, assertExecutable, requiresApproval } from './plan-transitions.js';
+import { approvalNextStep } from './approval-next-step.js';
 import { readableLedger } from './readable-session.js';
 import type { ReceiptRecorder } from './receipt-recorder.js';
 import type { SessionLedger, SessionLedgers } from './session-ledger.js';
@@ -81,7 +82,7 @@ export class ExecutionService {
     const { registry, ledgers } = this.options;
     try {
       if (plan.status === 'blocked') throw new PolicyDenied(plan.id, plan.sessionId, plan.decision.reasons);
-      if (requiresApproval(plan)) {
+      if (plan.requiresApproval) {
         throw new ApprovalRequired(plan.id, plan.sessionId, plan.approval?.id, approvalNextStep(plan, this.options.approvals.channel));
       }
       const session = registry.get(plan.sessionId);
@@ -109,10 +110,11 @@ export class ExecutionService {
     options: ExecuteOptions,
     oneShot = false,
   ): Promise<ExecutionResult> {
-    assertExecutable(plan, this.options.approvals.channel);
+    const nextStep = (): string => approvalNextStep(plan, this.options.approvals.channel);
+    plan.assertExecutable(nextStep);
     const cwd = await this.currentDirectory(plan);
     // Checked again after the await; from here on nothing awaits until the command is started, so two calls cannot both pass the checks.
-    assertExecutable(plan, this.options.approvals.channel);
+    plan.assertExecutable(nextStep);
     if (plan.approval) {
       this.options.approvals.assertUsable(plan, { sessionId: session.id, planId: plan.id, command: plan.command, cwd });
     }
@@ -131,8 +133,7 @@ export class ExecutionService {
       plan.command,
     );
     this.options.approvals.consume(plan);
-    plan.status = 'running';
-    plan.commandId = command.id;
+    plan.start(command.id, nextStep);
     const receipt = this.options.recorder.track(ledger, plan, command);
     // Registered before anyone awaits the receipt: the session has ended by the time the caller gets the receipt.
     if (oneShot) void receipt.then(() => this.endOneShot(ledger), () => this.endOneShot(ledger));
@@ -163,23 +164,10 @@ export class ExecutionService {
     if (signal?.aborted) cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     try {
-      const finished = await (waitSeconds === undefined ? receipt : withinSeconds(receipt, waitSeconds));
+      const finished = await (waitSeconds === undefined ? receipt : within(receipt, waitSeconds * 1000));
       return finished ? { kind: 'finished', receipt: finished } : { kind: 'running', plan, command };
     } finally {
       signal?.removeEventListener('abort', cancel);
     }
-  }
-}
-
-/** The promise's value if it settles within the time, else undefined. */
-async function withinSeconds<T>(promise: Promise<T>, seconds: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), seconds * 1000);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

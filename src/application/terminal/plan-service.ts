@@ -1,10 +1,9 @@
 import { InvalidArgument } from '../../domain/errors.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { ApprovalService } from './approval-service.js';
-import { assertRetryable } from './plan-transitions.js';
 import type { SessionLedgers } from './session-ledger.js';
 import { isoAt, type Clock } from './clock.js';
 import type { TerminalSettings } from './terminal-settings.js';
@@ -70,7 +69,7 @@ export class PlanService {
   async retry(sessionId: string, planId: string): Promise<TerminalPlan> {
     const session = this.options.registry.get(sessionId);
     const previous = this.options.ledgers.of(session).plan(planId);
-    assertRetryable(previous);
+    previous.assertRetryable();
     return this.plan({ sessionId, command: previous.command, cwd: previous.cwd, timeoutSeconds: previous.limits.timeoutSeconds });
   }
 
@@ -80,7 +79,7 @@ export class PlanService {
     const decision = policy.evaluate({ command, cwd });
     const approval =
       decision.verdict === 'approval_required' ? approvals.issue({ sessionId, planId: id, command, cwd }) : undefined;
-    return {
+    return new TerminalPlan({
       id,
       sessionId,
       command,
@@ -95,9 +94,6 @@ export class PlanService {
       },
       confinement: settings.confinement,
       approval,
-      status: decision.verdict === 'deny' ? 'blocked' : 'planned',
-      approvedAt: null,
-      commandId: null,
-    };
+    });
   }
 }

@@ -1,5 +1,5 @@
 import type { ExecutionSession } from '../../domain/execution/execution-session.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
 import { PlanNotInSession } from '../../domain/terminal/terminal-errors.js';
 
@@ -75,7 +75,7 @@ export class SessionLedger {
   private forgetOldPlans(): void {
     for (const [id, plan] of this.plansById) {
       if (this.plansById.size <= MAX_PLANS_PER_SESSION) return;
-      if (plan.status !== 'running' && plan.status !== 'paused') this.plansById.delete(id);
+      if (!plan.isLive) this.plansById.delete(id);
     }
   }
 }
