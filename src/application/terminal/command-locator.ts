@@ -3,9 +3,8 @@ import { isLiveStatus } from '../../domain/execution/execution-types.js';
 import { CommandNotFound } from '../../domain/execution/execution-errors.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import { NoCommandYet, PlanNotStarted } from '../../domain/terminal/terminal-errors.js';
-import type { SessionRegistry } from '../sessions/session-registry.js';
-import { readableLedger } from './readable-session.js';
-import type { SessionLedger, SessionLedgers } from './session-ledger.js';
+import type { SessionLedger } from './session-ledger.js';
+import type { TerminalSessions } from './terminal-sessions.js';
 
 /** Which command of a session: by id, by the plan that started it, or (neither) the latest one. */
 export interface CommandSelector {
@@ -21,25 +20,19 @@ export interface LocatedCommand {
   readonly command: RunningCommand;
 }
 
-export interface CommandLocatorOptions {
-  readonly registry: SessionRegistry;
-  readonly ledgers: SessionLedgers;
-}
-
 /** Finds the command a tool call means; the one lookup path from a session id to a command (and its plan). */
 export class CommandLocator {
-  constructor(private readonly options: CommandLocatorOptions) {}
+  constructor(private readonly sessions: TerminalSessions) {}
 
   /** The selected command of a live session. */
   find(selector: CommandSelector): LocatedCommand {
-    const session = this.options.registry.get(selector.sessionId);
-    const ledger = this.options.ledgers.of(session);
-    return { session, ledger, command: select(session, ledger, selector) };
+    const ledger = this.sessions.live(selector.sessionId);
+    return { session: ledger.session, ledger, command: select(ledger.session, ledger, selector) };
   }
 
   /** Like `find`, also in a one-shot session that has ended, while its ledger is retained (reads only). */
   findReadable(selector: CommandSelector): LocatedCommand {
-    const ledger = readableLedger(this.options.registry, this.options.ledgers, selector.sessionId);
+    const ledger = this.sessions.readable(selector.sessionId);
     return { session: ledger.session, ledger, command: select(ledger.session, ledger, selector) };
   }
 
@@ -48,8 +41,8 @@ export class CommandLocator {
    * when there is none. With its plan, whose status follows the command's.
    */
   findLive(selector: CommandSelector): (LocatedCommand & { readonly plan: TerminalPlan | undefined }) | undefined {
-    const session = this.options.registry.get(selector.sessionId);
-    const ledger = this.options.ledgers.of(session);
+    const ledger = this.sessions.live(selector.sessionId);
+    const { session } = ledger;
     const command =
       selector.commandId === undefined && selector.planId === undefined
         ? [...session.commands()].reverse().find((candidate) => isLiveStatus(candidate.outcome().status))

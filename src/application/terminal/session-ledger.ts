@@ -122,6 +122,12 @@ export class SessionLedgers {
     return this.ledgers.get(sessionId);
   }
 
+  /** The ledgers of live sessions (not the retained ones of ended one-shot sessions). */
+  live(): SessionLedger[] {
+    this.dropClosed();
+    return [...this.ledgers.values()];
+  }
+
   /** Keeps the ledger of an ended one-shot session readable for a while. */
   retain(ledger: SessionLedger): void {
     this.retained.delete(ledger.session.id);

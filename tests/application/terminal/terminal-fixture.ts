@@ -6,6 +6,7 @@ import { CommandInput } from '../../../src/application/terminal/command-input';
 import { CommandLocator } from '../../../src/application/terminal/command-locator';
 import { CommandReader } from '../../../src/application/terminal/command-reader';
 import { CommandSignals } from '../../../src/application/terminal/command-signals';
+import { TerminalSessions } from '../../../src/application/terminal/terminal-sessions';
 import { ExecutionService } from '../../../src/application/terminal/execution-service';
 import { PlanService } from '../../../src/application/terminal/plan-service';
 import { ReceiptRecorder } from '../../../src/application/terminal/receipt-recorder';
@@ -88,19 +89,18 @@ export class TerminalFixture {
       idleTimeoutMs: 3_600_000,
       newId: randomUUID,
     });
+    const sessions = new TerminalSessions(this.registry, this.ledgers);
     this.approvals = new ApprovalService({
-      registry: this.registry,
-      ledgers: this.ledgers,
+      sessions,
       channel: this.settings.approvalChannel,
       ttlSeconds: this.settings.approvalTtlSeconds,
       now: this.now,
       newApprovalId: () => `apr_${randomBytes(24).toString('base64url')}`,
     });
     this.plans = new PlanService({
-      registry: this.registry,
+      sessions,
       policy,
       workspace,
-      ledgers: this.ledgers,
       approvals: this.approvals,
       settings: this.settings,
       now: this.now,
@@ -115,15 +115,14 @@ export class TerminalFixture {
       newReceiptId: randomUUID,
     });
     this.execution = new ExecutionService({
-      registry: this.registry,
+      sessions,
       policy,
       workspace,
-      ledgers: this.ledgers,
       plans: this.plans,
       approvals: this.approvals,
       recorder,
     });
-    const locator = new CommandLocator({ registry: this.registry, ledgers: this.ledgers });
+    const locator = new CommandLocator(sessions);
     this.signals = new CommandSignals(locator);
     this.sessions = new SessionOverview({ registry: this.registry, ledgers: this.ledgers, redactor, pageSize: options.pageSize ?? 100 });
     const kit: TerminalToolkit = {
