@@ -9,7 +9,11 @@ import { DEFAULT_POLICY_SETTINGS, parsePolicyDocument } from '../application/pol
 import type { PolicySettings } from '../application/policy/policy-settings.js';
 import { SessionRegistry } from '../application/sessions/session-registry.js';
 import { ApprovalService } from '../application/terminal/approval-service.js';
-import { CommandControl } from '../application/terminal/command-control.js';
+import { CommandInput } from '../application/terminal/command-input.js';
+import { CommandLocator } from '../application/terminal/command-locator.js';
+import { CommandReader } from '../application/terminal/command-reader.js';
+import { CommandSignals } from '../application/terminal/command-signals.js';
+import { TerminalSessions } from '../application/terminal/terminal-sessions.js';
 import { ExecutionService } from '../application/terminal/execution-service.js';
 import { PlanService } from '../application/terminal/plan-service.js';
 import { ReceiptRecorder } from '../application/terminal/receipt-recorder.js';
@@ -108,11 +112,13 @@ export function bindTerminal(container: Container, config: Config): void {
   container
     .bind<SessionLedgers>(TYPES.SessionLedgers)
     .toDynamicValue(() => new SessionLedgers({ retentionMs: config.sessionTimeoutSeconds * 1000 }));
+  container
+    .bind<TerminalSessions>(TYPES.TerminalSessions)
+    .toDynamicValue((ctx) => new TerminalSessions(ctx.get<SessionRegistry>(TYPES.SessionRegistry), ctx.get<SessionLedgers>(TYPES.SessionLedgers)));
   container.bind<ApprovalService>(TYPES.ApprovalService).toDynamicValue(
     (ctx) =>
       new ApprovalService({
-        registry: ctx.get<SessionRegistry>(TYPES.SessionRegistry),
-        ledgers: ctx.get<SessionLedgers>(TYPES.SessionLedgers),
+        sessions: ctx.get<TerminalSessions>(TYPES.TerminalSessions),
         channel: settings.approvalChannel,
         ttlSeconds: settings.approvalTtlSeconds,
         now: Date.now,
@@ -122,10 +128,9 @@ export function bindTerminal(container: Container, config: Config): void {
   container.bind<PlanService>(TYPES.PlanService).toDynamicValue(
     (ctx) =>
       new PlanService({
-        registry: ctx.get<SessionRegistry>(TYPES.SessionRegistry),
+        sessions: ctx.get<TerminalSessions>(TYPES.TerminalSessions),
         policy: ctx.get<PolicyEngine>(TYPES.PolicyEngine),
         workspace: ctx.get<WorkspaceFS>(TYPES.WorkspaceFS),
-        ledgers: ctx.get<SessionLedgers>(TYPES.SessionLedgers),
         approvals: ctx.get<ApprovalService>(TYPES.ApprovalService),
         settings,
         now: Date.now,
@@ -135,21 +140,12 @@ export function bindTerminal(container: Container, config: Config): void {
   container.bind<ExecutionService>(TYPES.ExecutionService).toDynamicValue(
     (ctx) =>
       new ExecutionService({
-        registry: ctx.get<SessionRegistry>(TYPES.SessionRegistry),
+        sessions: ctx.get<TerminalSessions>(TYPES.TerminalSessions),
         policy: ctx.get<PolicyEngine>(TYPES.PolicyEngine),
         workspace: ctx.get<WorkspaceFS>(TYPES.WorkspaceFS),
-        ledgers: ctx.get<SessionLedgers>(TYPES.SessionLedgers),
         plans: ctx.get<PlanService>(TYPES.PlanService),
         approvals: ctx.get<ApprovalService>(TYPES.ApprovalService),
         recorder: ctx.get<ReceiptRecorder>(TYPES.ReceiptRecorder),
-      }),
-  );
-  container.bind<CommandControl>(TYPES.CommandControl).toDynamicValue(
-    (ctx) =>
-      new CommandControl({
-        registry: ctx.get<SessionRegistry>(TYPES.SessionRegistry),
-        ledgers: ctx.get<SessionLedgers>(TYPES.SessionLedgers),
-        redactor: ctx.get<SecretRedactor>(TYPES.SecretRedactor),
       }),
   );
   container.bind<SessionOverview>(TYPES.SessionOverview).toDynamicValue(
@@ -162,17 +158,20 @@ export function bindTerminal(container: Container, config: Config): void {
       }),
   );
 
-  container.bind<ToolDefinition[]>(TYPES.Tools).toDynamicValue((ctx) =>
-    terminalTools({
+  container.bind<ToolDefinition[]>(TYPES.Tools).toDynamicValue((ctx) => {
+    const locator = new CommandLocator(ctx.get<TerminalSessions>(TYPES.TerminalSessions));
+    return terminalTools({
       settings,
       plans: ctx.get<PlanService>(TYPES.PlanService),
       approvals: ctx.get<ApprovalService>(TYPES.ApprovalService),
       execution: ctx.get<ExecutionService>(TYPES.ExecutionService),
-      control: ctx.get<CommandControl>(TYPES.CommandControl),
+      signals: new CommandSignals(locator),
+      reader: new CommandReader(locator, ctx.get<SecretRedactor>(TYPES.SecretRedactor)),
+      stdin: new CommandInput(locator),
       sessions: ctx.get<SessionOverview>(TYPES.SessionOverview),
       signalNumber,
-    }),
-  );
+    });
+  });
 }
 
 /** Kills every running command of every session (stdin EOF, SIGTERM, HTTP shutdown). */

@@ -26,6 +26,6 @@ export const TYPES = Object.freeze({
   ApprovalService: Symbol.for('term-mcp.ApprovalService'),
   PlanService: Symbol.for('term-mcp.PlanService'),
   ExecutionService: Symbol.for('term-mcp.ExecutionService'),
-  CommandControl: Symbol.for('term-mcp.CommandControl'),
+  TerminalSessions: Symbol.for('term-mcp.TerminalSessions'),
   SessionOverview: Symbol.for('term-mcp.SessionOverview'),
 });

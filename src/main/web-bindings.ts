@@ -8,7 +8,7 @@ import type { Logger } from '../application/logging/logger.js';
 import type { SessionRegistry } from '../application/sessions/session-registry.js';
 import type { ApprovalService } from '../application/terminal/approval-service.js';
 import type { PlanService } from '../application/terminal/plan-service.js';
-import type { SessionLedgers } from '../application/terminal/session-ledger.js';
+import type { TerminalSessions } from '../application/terminal/terminal-sessions.js';
 import type { TerminalSettings } from '../application/terminal/terminal-settings.js';
 import { DeepSeekChatModel } from '../adapters/deepseek/deepseek-chat-model.js';
 import { deprecationHeaders, type DeprecationNotice } from '../adapters/web/deprecation-headers.js';
@@ -47,18 +47,14 @@ export interface WebMounts {
 export function mountWeb(container: Container, config: Config, options: WebMountOptions = {}): WebMounts {
   const logger = container.get<Logger>(TYPES.Logger);
   const registry = container.get<SessionRegistry>(TYPES.SessionRegistry);
-  const ledgers = container.get<SessionLedgers>(TYPES.SessionLedgers);
+  const terminalSessions = container.get<TerminalSessions>(TYPES.TerminalSessions);
   const workspace = container.get<WorkspaceFS>(TYPES.WorkspaceFS);
   const settings = container.get<TerminalSettings>(TYPES.TerminalSettings);
   const approvals = container.get<ApprovalService>(TYPES.ApprovalService);
   const planner = commandPlanner(container.get<PlanService>(TYPES.PlanService));
 
   const sessions: WebSessions = {
-    create: (principal) => {
-      const session = registry.create(workspace.root, principal);
-      ledgers.of(session);
-      return session.id;
-    },
+    create: (principal) => terminalSessions.open(workspace.root, principal).session.id,
     find: (sessionId) => registry.find(sessionId),
     close: (sessionId) => registry.close(sessionId),
   };

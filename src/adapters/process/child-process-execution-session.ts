@@ -2,6 +2,7 @@ import { ProcessLimitReached, SessionNotFound } from '../../domain/execution/exe
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
 import type { CommandLaunch, ExecutionEvent } from '../../domain/execution/execution-types.js';
+import { settledWithin } from '../../application/timing/within.js';
 import { ChildProcessRunningCommand, type CommandEventSink } from './child-process-running-command.js';
 import { scrubEnvironment } from './scrubbed-environment.js';
 
@@ -24,18 +25,6 @@ export interface ChildProcessSessionOptions {
 
 /** Upper bound on how long `close` waits for outcomes once the groups are dead (pipes closing, exit events). */
 const CLOSE_SETTLE_MS = 2000;
-
-async function settleWithin(work: Promise<unknown>, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, timeoutMs);
-  });
-  try {
-    await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** An execution session whose commands are child processes, each the leader of its own process group. */
 export class ChildProcessExecutionSession implements ExecutionSession {
@@ -128,7 +117,7 @@ export class ChildProcessExecutionSession implements ExecutionSession {
   private async shutDown(): Promise<void> {
     await Promise.all([...this.history.map((command) => command.terminate('cancelled')), ...this.pendingKills]);
     // The groups are gone; let the exit and pipe-close events land so `command_finished` precedes `session_closed`.
-    await settleWithin(Promise.all(this.history.map((command) => command.finished())), CLOSE_SETTLE_MS);
+    await settledWithin(Promise.all(this.history.map((command) => command.finished())), CLOSE_SETTLE_MS);
     this.publish({ type: 'session_closed', sessionId: this.id, at: new Date(this.options.now()).toISOString() });
     this.listeners.clear();
   }

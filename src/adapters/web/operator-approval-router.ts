@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
 import type { PendingApproval } from '../../application/terminal/approval-service.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import { sendWebError, webErrorHandler } from './web-error-reply.js';
 
 /** What the operator routes need from the approval service. */

@@ -7,6 +7,7 @@ import {
 } from '../../domain/execution/execution-errors.js';
 import type { ExecutionSession, ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
 import { principalShare } from './principal-share.js';
+import { isLiveStatus } from '../../domain/execution/execution-types.js';
 
 export interface SessionRegistryOptions {
   readonly factory: ExecutionSessionFactory;
@@ -227,10 +228,7 @@ export class SessionRegistry {
 
 /** A running or paused command is activity, however long ago the session was last called. */
 function hasLiveCommand(session: ExecutionSession): boolean {
-  return session.commands().some((command) => {
-    const { status } = command.outcome();
-    return status === 'running' || status === 'paused';
-  });
+  return session.commands().some((command) => isLiveStatus(command.outcome().status));
 }
 
 function leastRecentlyUsedIdle(entries: readonly Entry[]): ExecutionSession | undefined {

@@ -1,20 +1,16 @@
-import type { ExecutionEvent } from '../../domain/execution/execution-types.js';
 import type { ApprovalBinding, ApprovalChannel, ApprovalGrant } from '../../domain/terminal/approval-types.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import {
   ApprovalExpired,
   ApprovalMismatch,
   ApprovalNotFound,
   OperatorApprovalRequired,
 } from '../../domain/terminal/terminal-errors.js';
-import type { SessionRegistry } from '../sessions/session-registry.js';
-import { assertApprovable } from './plan-transitions.js';
-import type { SessionLedgers } from './session-ledger.js';
 import { isoAt, type Clock } from './clock.js';
+import type { TerminalSessions } from './terminal-sessions.js';
 
 export interface ApprovalServiceOptions {
-  readonly registry: SessionRegistry;
-  readonly ledgers: SessionLedgers;
+  readonly sessions: TerminalSessions;
   readonly channel: ApprovalChannel;
   readonly ttlSeconds: number;
   readonly now: Clock;
@@ -38,12 +34,10 @@ export interface PendingApproval {
  * Approvals of plans that need one. An approval is issued with the plan, bound to its session, plan, command and cwd,
  * expires after the TTL and is consumed by the one execution it allows. Only two things can approve it: the client
  * channel (`terminal_approve`, confirmed by the client's user) or the operator channel (`approveAsOperator`, reached
- * only through the operator route). Nothing here lets a caller create, extend or choose an approval.
+ * only through the operator route). Nothing here lets a caller create, extend or choose an approval. The grant lives
+ * on its plan, in its session's ledger: when the session ends, its approvals are gone with it.
  */
 export class ApprovalService {
-  /** approval id -> where its plan lives; the grant itself is on the plan. */
-  private readonly index = new Map<string, { sessionId: string; planId: string }>();
-
   constructor(private readonly options: ApprovalServiceOptions) {}
 
   get channel(): ApprovalChannel {
@@ -52,18 +46,16 @@ export class ApprovalService {
 
   /** A fresh grant for a plan that needs approval. */
   issue(binding: ApprovalBinding): ApprovalGrant {
-    this.forgetStale();
     const issuedAtMs = this.options.now();
-    const grant: ApprovalGrant = {
+    return {
       ...binding,
       id: this.options.newApprovalId(),
       issuedAtMs,
       expiresAtMs: issuedAtMs + this.options.ttlSeconds * 1000,
       approvedAtMs: null,
       approvedVia: null,
+      consumedAtMs: null,
     };
-    this.index.set(grant.id, { sessionId: binding.sessionId, planId: binding.planId });
-    return grant;
   }
 
   /**
@@ -71,11 +63,10 @@ export class ApprovalService {
    * cannot approve its own plans. `approvalId`, when given, must be the one issued with this plan.
    */
   approveFromClient(sessionId: string, planId: string, approvalId?: string): TerminalPlan {
-    const session = this.options.registry.get(sessionId);
-    const plan = this.options.ledgers.of(session).plan(planId);
+    const { plan } = this.options.sessions.plan(sessionId, planId);
     const grant = plan.approval;
     if (approvalId !== undefined && grant?.id !== approvalId) throw new ApprovalMismatch(approvalId, plan.id, 'plan');
-    assertApprovable(plan);
+    plan.assertApprovable();
     if (grant && this.options.channel === 'operator') throw new OperatorApprovalRequired(plan.id, grant.id);
     this.approve(plan, 'client');
     return plan;
@@ -84,21 +75,19 @@ export class ApprovalService {
   /** The operator route: a human approved this approval id. Works in either channel. */
   approveAsOperator(approvalId: string): TerminalPlan {
     const plan = this.planOf(approvalId);
-    assertApprovable(plan);
+    plan.assertApprovable();
     this.approve(plan, 'operator');
     return plan;
   }
 
   /** Approvals that can still be approved, oldest first. */
   pending(): PendingApproval[] {
-    this.forgetStale();
     const pending: PendingApproval[] = [];
-    for (const approvalId of this.index.keys()) {
-      const plan = this.findPlan(approvalId);
-      const grant = plan?.approval;
-      if (!plan || !grant || plan.status !== 'planned' || this.expired(grant)) continue;
+    for (const plan of this.options.sessions.plans()) {
+      const grant = plan.approval;
+      if (!grant || plan.status !== 'planned' || this.expired(grant)) continue;
       pending.push({
-        approvalId,
+        approvalId: grant.id,
         sessionId: plan.sessionId,
         planId: plan.id,
         command: plan.command,
@@ -114,7 +103,7 @@ export class ApprovalService {
   /** Execute-time check: the approval is still valid and bound to exactly this session, plan, command and cwd. */
   assertUsable(plan: TerminalPlan, current: ApprovalBinding): void {
     const grant = plan.approval;
-    if (!grant || grant.approvedAtMs === null || !this.index.has(grant.id)) throw new ApprovalNotFound(grant?.id ?? plan.id);
+    if (!grant || grant.approvedAtMs === null || grant.consumedAtMs !== null) throw new ApprovalNotFound(grant?.id ?? plan.id);
     if (this.expired(grant)) throw new ApprovalExpired(grant.id, plan.id, isoAt(grant.expiresAtMs));
     if (grant.sessionId !== current.sessionId) throw new ApprovalMismatch(grant.id, plan.id, 'session');
     if (grant.planId !== current.planId) throw new ApprovalMismatch(grant.id, plan.id, 'plan');
@@ -124,7 +113,7 @@ export class ApprovalService {
 
   /** Single use: once its execution started, the approval can never be presented again. */
   consume(plan: TerminalPlan): void {
-    if (plan.approval) this.index.delete(plan.approval.id);
+    if (plan.approval) plan.approval.consumedAtMs = this.options.now();
   }
 
   private approve(plan: TerminalPlan, via: ApprovalChannel): void {
@@ -135,41 +124,19 @@ export class ApprovalService {
       grant.approvedAtMs = now;
       grant.approvedVia = via;
     }
-    plan.status = 'approved';
-    plan.approvedAt = isoAt(now);
-    this.publish(plan, { type: 'approved', sessionId: plan.sessionId, planId: plan.id, at: plan.approvedAt });
+    const at = isoAt(now);
+    plan.approve(at);
+    this.options.sessions.publish(plan.sessionId, { type: 'approved', sessionId: plan.sessionId, planId: plan.id, at });
   }
 
   private planOf(approvalId: string): TerminalPlan {
-    const plan = this.findPlan(approvalId);
-    if (!plan) {
-      this.index.delete(approvalId);
-      throw new ApprovalNotFound(approvalId);
-    }
+    const plan = this.options.sessions.planWithApproval(approvalId);
+    // A used approval is gone, as far as anyone presenting it can tell.
+    if (!plan || plan.approval?.consumedAtMs !== null) throw new ApprovalNotFound(approvalId);
     return plan;
-  }
-
-  private findPlan(approvalId: string): TerminalPlan | undefined {
-    const location = this.index.get(approvalId);
-    if (!location) return undefined;
-    const session = this.options.registry.find(location.sessionId);
-    if (!session) return undefined;
-    const plan = this.options.ledgers.of(session).findPlan(location.planId);
-    return plan?.approval?.id === approvalId ? plan : undefined;
   }
 
   private expired(grant: ApprovalGrant): boolean {
     return this.options.now() >= grant.expiresAtMs;
-  }
-
-  /** Drops index entries whose session or plan is gone; expired ones stay, so their error says "expired". */
-  private forgetStale(): void {
-    for (const approvalId of [...this.index.keys()]) {
-      if (!this.findPlan(approvalId)) this.index.delete(approvalId);
-    }
-  }
-
-  private publish(plan: TerminalPlan, event: ExecutionEvent): void {
-    this.options.registry.find(plan.sessionId)?.publish(event);
   }
 }

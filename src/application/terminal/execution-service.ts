@@ -1,6 +1,6 @@
-import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
+import type { RunningCommand } from '../../domain/execution/execution-session.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
 import {
   ApprovalRequired,
@@ -9,14 +9,14 @@ import {
   WorkingDirectoryChanged,
 } from '../../domain/terminal/terminal-errors.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
-import type { SessionRegistry } from '../sessions/session-registry.js';
+import { within } from '../timing/within.js';
 import type { ApprovalService } from './approval-service.js';
 import type { PlanRequest, PlanService } from './plan-service.js';
 import { isStricter, sameLaunch } from './policy-summary.js';
-import { approvalNextStep, assertExecutable, requiresApproval } from './plan-transitions.js';
-import { readableLedger } from './readable-session.js';
+import { approvalNextStep } from './approval-next-step.js';
 import type { ReceiptRecorder } from './receipt-recorder.js';
-import type { SessionLedger, SessionLedgers } from './session-ledger.js';
+import type { SessionLedger } from './session-ledger.js';
+import type { TerminalSessions } from './terminal-sessions.js';
 
 export interface ExecuteOptions {
   /**
@@ -36,10 +36,9 @@ export type ExecutionResult =
   | { readonly kind: 'running'; readonly plan: TerminalPlan; readonly command: RunningCommand };
 
 export interface ExecutionServiceOptions {
-  readonly registry: SessionRegistry;
+  readonly sessions: TerminalSessions;
   readonly policy: PolicyEngine;
   readonly workspace: WorkspaceFS;
-  readonly ledgers: SessionLedgers;
   readonly plans: PlanService;
   readonly approvals: ApprovalService;
   readonly recorder: ReceiptRecorder;
@@ -53,10 +52,8 @@ export class ExecutionService {
   constructor(private readonly options: ExecutionServiceOptions) {}
 
   async execute(sessionId: string, planId: string, options: ExecuteOptions = {}): Promise<ExecutionResult> {
-    const session = this.options.registry.get(sessionId);
-    const ledger = this.options.ledgers.of(session);
-    const plan = ledger.plan(planId);
-    return this.run(session, ledger, plan, options);
+    const { ledger, plan } = this.options.sessions.plan(sessionId, planId);
+    return this.run(ledger, plan, options);
   }
 
   /**
@@ -64,7 +61,7 @@ export class ExecutionService {
    * after a one-shot session ended.
    */
   receipt(sessionId: string, planId?: string): ExecutionReceipt | undefined {
-    const ledger = readableLedger(this.options.registry, this.options.ledgers, sessionId);
+    const ledger = this.options.sessions.readable(sessionId);
     if (planId === undefined) return ledger.latestReceipt();
     return ledger.receiptOfPlan(ledger.plan(planId).id);
   }
@@ -78,41 +75,40 @@ export class ExecutionService {
   async planAndExecute(request: PlanRequest, options: ExecuteOptions = {}): Promise<ExecutionResult> {
     const oneShot = request.sessionId === undefined;
     const plan = await this.options.plans.plan({ ...request, pinNewSession: oneShot });
-    const { registry, ledgers } = this.options;
+    const { sessions } = this.options;
     try {
       if (plan.status === 'blocked') throw new PolicyDenied(plan.id, plan.sessionId, plan.decision.reasons);
-      if (requiresApproval(plan)) {
+      if (plan.requiresApproval) {
         throw new ApprovalRequired(plan.id, plan.sessionId, plan.approval?.id, approvalNextStep(plan, this.options.approvals.channel));
       }
-      const session = registry.get(plan.sessionId);
-      return await this.run(session, ledgers.of(session), plan, options, oneShot);
+      return await this.run(sessions.live(plan.sessionId), plan, options, oneShot);
     } catch (error) {
-      const session = registry.find(plan.sessionId);
-      if (oneShot && session && !(error instanceof ApprovalRequired) && plan.commandId === null) this.endOneShot(ledgers.of(session));
+      const ledger = sessions.find(plan.sessionId);
+      if (oneShot && ledger && !(error instanceof ApprovalRequired) && plan.commandId === null) this.endOneShot(ledger);
       throw error;
     } finally {
-      if (oneShot) registry.unpin(plan.sessionId);
+      if (oneShot) sessions.unpin(plan.sessionId);
     }
   }
 
   /** Ends a one-shot session, keeping its ledger readable; unless the client has planned more in it meanwhile. */
   private endOneShot(ledger: SessionLedger): void {
     if (ledger.plans().length > 1) return;
-    this.options.ledgers.retain(ledger);
-    void this.options.registry.end(ledger.session.id, 'one_shot_finished').catch(() => undefined);
+    this.options.sessions.endOneShot(ledger);
   }
 
   private async run(
-    session: ExecutionSession,
     ledger: SessionLedger,
     plan: TerminalPlan,
     options: ExecuteOptions,
     oneShot = false,
   ): Promise<ExecutionResult> {
-    assertExecutable(plan, this.options.approvals.channel);
+    const nextStep = (): string => approvalNextStep(plan, this.options.approvals.channel);
+    plan.assertExecutable(nextStep);
     const cwd = await this.currentDirectory(plan);
     // Checked again after the await; from here on nothing awaits until the command is started, so two calls cannot both pass the checks.
-    assertExecutable(plan, this.options.approvals.channel);
+    plan.assertExecutable(nextStep);
+    const { session } = ledger;
     if (plan.approval) {
       this.options.approvals.assertUsable(plan, { sessionId: session.id, planId: plan.id, command: plan.command, cwd });
     }
@@ -131,8 +127,7 @@ export class ExecutionService {
       plan.command,
     );
     this.options.approvals.consume(plan);
-    plan.status = 'running';
-    plan.commandId = command.id;
+    plan.start(command.id, nextStep);
     const receipt = this.options.recorder.track(ledger, plan, command);
     // Registered before anyone awaits the receipt: the session has ended by the time the caller gets the receipt.
     if (oneShot) void receipt.then(() => this.endOneShot(ledger), () => this.endOneShot(ledger));
@@ -163,23 +158,10 @@ export class ExecutionService {
     if (signal?.aborted) cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     try {
-      const finished = await (waitSeconds === undefined ? receipt : withinSeconds(receipt, waitSeconds));
+      const finished = await (waitSeconds === undefined ? receipt : within(receipt, waitSeconds * 1000));
       return finished ? { kind: 'finished', receipt: finished } : { kind: 'running', plan, command };
     } finally {
       signal?.removeEventListener('abort', cancel);
     }
-  }
-}
-
-/** The promise's value if it settles within the time, else undefined. */
-async function withinSeconds<T>(promise: Promise<T>, seconds: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), seconds * 1000);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

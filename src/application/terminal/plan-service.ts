@@ -1,12 +1,10 @@
 import { InvalidArgument } from '../../domain/errors.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
-import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { ApprovalService } from './approval-service.js';
-import { assertRetryable } from './plan-transitions.js';
-import type { SessionLedgers } from './session-ledger.js';
 import { isoAt, type Clock } from './clock.js';
+import type { TerminalSessions } from './terminal-sessions.js';
 import type { TerminalSettings } from './terminal-settings.js';
 
 export interface PlanRequest {
@@ -23,10 +21,9 @@ export interface PlanRequest {
 }
 
 export interface PlanServiceOptions {
-  readonly registry: SessionRegistry;
+  readonly sessions: TerminalSessions;
   readonly policy: PolicyEngine;
   readonly workspace: WorkspaceFS;
-  readonly ledgers: SessionLedgers;
   readonly approvals: ApprovalService;
   readonly settings: TerminalSettings;
   readonly now: Clock;
@@ -38,7 +35,7 @@ export class PlanService {
   constructor(private readonly options: PlanServiceOptions) {}
 
   async plan(request: PlanRequest): Promise<TerminalPlan> {
-    const { registry, workspace, settings } = this.options;
+    const { sessions, workspace, settings } = this.options;
     const timeoutSeconds = request.timeoutSeconds ?? settings.defaultTimeoutSeconds;
     if (!(timeoutSeconds > 0 && timeoutSeconds <= settings.maxTimeoutSeconds)) {
       throw new InvalidArgument(
@@ -47,11 +44,11 @@ export class PlanService {
         'Choose a timeout within the configured maximum.',
       );
     }
-    const existing = request.sessionId === undefined ? undefined : registry.get(request.sessionId);
+    const existing = request.sessionId === undefined ? undefined : sessions.live(request.sessionId);
     // The directory is resolved before a session is created, so a bad cwd leaves nothing behind.
-    const cwd = await workspace.resolveDirectory(request.cwd ?? existing?.cwd);
-    const session = existing ?? registry.create(workspace.root, request.owner, { pinned: request.pinNewSession });
-    const ledger = this.options.ledgers.of(session);
+    const cwd = await workspace.resolveDirectory(request.cwd ?? existing?.session.cwd);
+    const ledger = existing ?? sessions.open(workspace.root, request.owner, { pinned: request.pinNewSession });
+    const { session } = ledger;
     const plan = this.judge(session.id, request.command, cwd, timeoutSeconds);
     ledger.addPlan(plan);
     session.publish({
@@ -68,9 +65,8 @@ export class PlanService {
 
   /** A brand-new plan of an earlier plan's command, judged again; it needs approval again if the policy says so. */
   async retry(sessionId: string, planId: string): Promise<TerminalPlan> {
-    const session = this.options.registry.get(sessionId);
-    const previous = this.options.ledgers.of(session).plan(planId);
-    assertRetryable(previous);
+    const { plan: previous } = this.options.sessions.plan(sessionId, planId);
+    previous.assertRetryable();
     return this.plan({ sessionId, command: previous.command, cwd: previous.cwd, timeoutSeconds: previous.limits.timeoutSeconds });
   }
 
@@ -80,7 +76,7 @@ export class PlanService {
     const decision = policy.evaluate({ command, cwd });
     const approval =
       decision.verdict === 'approval_required' ? approvals.issue({ sessionId, planId: id, command, cwd }) : undefined;
-    return {
+    return new TerminalPlan({
       id,
       sessionId,
       command,
@@ -95,9 +91,6 @@ export class PlanService {
       },
       confinement: settings.confinement,
       approval,
-      status: decision.verdict === 'deny' ? 'blocked' : 'planned',
-      approvedAt: null,
-      commandId: null,
-    };
+    });
   }
 }

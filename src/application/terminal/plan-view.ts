@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { ConfinementSummary } from '../../domain/execution/command-confinement.js';
 import type { ApprovalChannel } from '../../domain/terminal/approval-types.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
-import { approvalNextStep, requiresApproval } from './plan-transitions.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
+import { approvalNextStep } from './approval-next-step.js';
 import { summarizePolicy } from './policy-summary.js';
 import { isoAt } from './clock.js';
 import type { confinementSchema, planSchema } from './terminal-output-schemas.js';
@@ -54,7 +54,7 @@ function planNextStep(plan: TerminalPlan, channel: ApprovalChannel): string {
     case 'blocked':
       return 'This command is denied by policy; do not retry variants of it. Ask the user.';
     case 'planned':
-      return requiresApproval(plan)
+      return plan.requiresApproval
         ? approvalNextStep(plan, channel)
         : 'Call terminal_execute with session_id and plan_id to run it.';
     case 'approved':

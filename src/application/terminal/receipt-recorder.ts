@@ -1,12 +1,11 @@
 import type { RunningCommand } from '../../domain/execution/execution-session.js';
-import type { CommandOutcome } from '../../domain/execution/execution-types.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import { isLiveStatus, type CommandOutcome } from '../../domain/execution/execution-types.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ReceiptAuditLog } from '../../domain/terminal/receipt-audit-log.js';
 import type { ReceiptSigner } from '../../domain/terminal/receipt-signer.js';
 import type { ExecutionReceipt, ReceiptStatus } from '../../domain/terminal/receipt-types.js';
 import type { Logger } from '../logging/logger.js';
 import { summarizePolicy } from './policy-summary.js';
-import { requiresApproval } from './plan-transitions.js';
 import type { SecretRedactor } from './secret-redactor.js';
 import type { SessionLedger } from './session-ledger.js';
 
@@ -38,7 +37,7 @@ export class ReceiptRecorder {
   private record(ledger: SessionLedger, plan: TerminalPlan, command: RunningCommand, outcome: CommandOutcome): ExecutionReceipt {
     const { signer, redactor } = this.options;
     const status = finalStatus(outcome);
-    plan.status = status;
+    plan.finish(status);
     const receipt = signer.sign({
       schema_version: '1.0',
       id: this.options.newReceiptId(),
@@ -50,7 +49,7 @@ export class ReceiptRecorder {
       cwd: plan.cwd,
       mode: plan.mode,
       risk: plan.decision.risk,
-      approved: plan.approvedAt !== null || !requiresApproval(plan),
+      approved: plan.approvedAt !== null || !plan.requiresApproval,
       policy: redactor.redactDeep(summarizePolicy(plan.decision)),
       status,
       started_at: outcome.startedAt,
@@ -80,5 +79,5 @@ export class ReceiptRecorder {
 
 function finalStatus(outcome: CommandOutcome): ReceiptStatus {
   // `finished()` only resolves with a final outcome; a live status here would be an adapter bug, reported as failed.
-  return outcome.status === 'running' || outcome.status === 'paused' ? 'failed' : outcome.status;
+  return isLiveStatus(outcome.status) ? 'failed' : outcome.status;
 }

@@ -1,5 +1,5 @@
 import type { ExecutionSession } from '../../domain/execution/execution-session.js';
-import type { TerminalPlan } from '../../domain/terminal/plan-types.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
 import { PlanNotInSession } from '../../domain/terminal/terminal-errors.js';
 
@@ -75,7 +75,7 @@ export class SessionLedger {
   private forgetOldPlans(): void {
     for (const [id, plan] of this.plansById) {
       if (this.plansById.size <= MAX_PLANS_PER_SESSION) return;
-      if (plan.status !== 'running' && plan.status !== 'paused') this.plansById.delete(id);
+      if (!plan.isLive) this.plansById.delete(id);
     }
   }
 }
@@ -120,6 +120,12 @@ export class SessionLedgers {
   find(sessionId: string): SessionLedger | undefined {
     this.dropClosed();
     return this.ledgers.get(sessionId);
+  }
+
+  /** The ledgers of live sessions (not the retained ones of ended one-shot sessions). */
+  live(): SessionLedger[] {
+    this.dropClosed();
+    return [...this.ledgers.values()];
   }
 
   /** Keeps the ledger of an ended one-shot session readable for a while. */

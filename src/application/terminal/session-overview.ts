@@ -1,5 +1,5 @@
 import type { ExecutionSession } from '../../domain/execution/execution-session.js';
-import type { CommandOutcome } from '../../domain/execution/execution-types.js';
+import { isLiveStatus, type CommandOutcome } from '../../domain/execution/execution-types.js';
 import type { PlanStatus } from '../../domain/terminal/plan-types.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { SecretRedactor } from './secret-redactor.js';
@@ -78,10 +78,7 @@ export class SessionOverview {
     const ledger = this.options.ledgers.find(session.id);
     const planCounts = { ...NO_PLANS };
     for (const plan of ledger?.plans() ?? []) planCounts[plan.status] += 1;
-    const live = [...session.commands()].reverse().find((command) => {
-      const { status } = command.outcome();
-      return status === 'running' || status === 'paused';
-    });
+    const live = [...session.commands()].reverse().find((command) => isLiveStatus(command.outcome().status));
     const plan = live ? ledger?.planOfCommand(live.id) : undefined;
     return {
       sessionId: session.id,

@@ -1,5 +1,7 @@
 import type { ApprovalService } from './approval-service.js';
-import type { CommandControl } from './command-control.js';
+import type { CommandInput } from './command-input.js';
+import type { CommandReader } from './command-reader.js';
+import type { CommandSignals } from './command-signals.js';
 import type { ExecutionService } from './execution-service.js';
 import type { PlanService } from './plan-service.js';
 import type { SessionOverview } from './session-overview.js';
@@ -11,7 +13,11 @@ export interface TerminalToolkit {
   readonly plans: PlanService;
   readonly approvals: ApprovalService;
   readonly execution: ExecutionService;
-  readonly control: CommandControl;
+  /** Pause, resume, cancel. */
+  readonly signals: CommandSignals;
+  readonly reader: CommandReader;
+  /** Writes to a command's stdin. */
+  readonly stdin: CommandInput;
   readonly sessions: SessionOverview;
   /** Number of a signal name on this platform (`SIGTERM` -> 15), null when unknown. */
   readonly signalNumber: (name: string) => number | null;

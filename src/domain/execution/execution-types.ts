@@ -30,6 +30,11 @@ export interface OutputChunk {
   readonly complete: boolean;
 }
 
+/** A running or paused command (or plan): it still holds its processes. The one test for it. */
+export function isLiveStatus(status: string): status is 'running' | 'paused' {
+  return status === 'running' || status === 'paused';
+}
+
 export interface CommandOutcome {
   readonly status: CommandStatus;
   readonly exitCode: number | null;

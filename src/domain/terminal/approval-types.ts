@@ -19,4 +19,6 @@ export interface ApprovalGrant extends ApprovalBinding {
   readonly expiresAtMs: number;
   approvedAtMs: number | null;
   approvedVia: ApprovalChannel | null;
+  /** Set when the execution it allowed started: an approval is used once. */
+  consumedAtMs: number | null;
 }

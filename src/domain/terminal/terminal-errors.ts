@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { isLiveStatus } from '../execution/execution-types.js';
 import type { PlanStatus } from './plan-types.js';
 
 /*
@@ -32,14 +33,14 @@ export class PolicyDenied extends DomainError {
   }
 }
 
-export type PlanAction = 'approve' | 'execute';
+export type PlanAction = 'approve' | 'execute' | 'finish';
 
 /** A transition the plan state machine does not allow from the plan's current status. */
 export class InvalidPlanTransition extends DomainError {
   readonly code = 'invalid_plan_transition';
   constructor(planId: string, status: PlanStatus, action: PlanAction) {
     super(
-      action === 'approve' ? `plan cannot be approved from ${status}` : `plan cannot execute from ${status}`,
+      action === 'approve' ? `plan cannot be approved from ${status}` : action === 'execute' ? `plan cannot execute from ${status}` : `plan cannot finish from ${status}`,
       { planId, status, action },
       nextStepFrom(status),
     );
@@ -48,7 +49,7 @@ export class InvalidPlanTransition extends DomainError {
 
 function nextStepFrom(status: PlanStatus): string {
   if (status === 'approved') return 'The plan is already approved: call terminal_execute with its session_id and plan_id.';
-  if (status === 'running' || status === 'paused') {
+  if (isLiveStatus(status)) {
     return 'The plan is executing: poll terminal_read for its output, or terminal_cancel to stop it.';
   }
   return 'A plan executes at most once: call terminal_retry to create a fresh plan of the same command.';

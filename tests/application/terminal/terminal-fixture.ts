@@ -2,7 +2,11 @@ import { DefaultPolicyEngine } from '../../../src/application/policy/default-pol
 import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
 import { SessionRegistry } from '../../../src/application/sessions/session-registry';
 import { ApprovalService } from '../../../src/application/terminal/approval-service';
-import { CommandControl } from '../../../src/application/terminal/command-control';
+import { CommandInput } from '../../../src/application/terminal/command-input';
+import { CommandLocator } from '../../../src/application/terminal/command-locator';
+import { CommandReader } from '../../../src/application/terminal/command-reader';
+import { CommandSignals } from '../../../src/application/terminal/command-signals';
+import { TerminalSessions } from '../../../src/application/terminal/terminal-sessions';
 import { ExecutionService } from '../../../src/application/terminal/execution-service';
 import { PlanService } from '../../../src/application/terminal/plan-service';
 import { ReceiptRecorder } from '../../../src/application/terminal/receipt-recorder';
@@ -56,7 +60,7 @@ export class TerminalFixture {
   readonly approvals: ApprovalService;
   readonly plans: PlanService;
   readonly execution: ExecutionService;
-  readonly control: CommandControl;
+  readonly signals: CommandSignals;
   readonly sessions: SessionOverview;
   readonly settings: TerminalSettings;
   readonly tools: readonly ToolDefinition[];
@@ -85,19 +89,18 @@ export class TerminalFixture {
       idleTimeoutMs: 3_600_000,
       newId: randomUUID,
     });
+    const sessions = new TerminalSessions(this.registry, this.ledgers);
     this.approvals = new ApprovalService({
-      registry: this.registry,
-      ledgers: this.ledgers,
+      sessions,
       channel: this.settings.approvalChannel,
       ttlSeconds: this.settings.approvalTtlSeconds,
       now: this.now,
       newApprovalId: () => `apr_${randomBytes(24).toString('base64url')}`,
     });
     this.plans = new PlanService({
-      registry: this.registry,
+      sessions,
       policy,
       workspace,
-      ledgers: this.ledgers,
       approvals: this.approvals,
       settings: this.settings,
       now: this.now,
@@ -112,22 +115,24 @@ export class TerminalFixture {
       newReceiptId: randomUUID,
     });
     this.execution = new ExecutionService({
-      registry: this.registry,
+      sessions,
       policy,
       workspace,
-      ledgers: this.ledgers,
       plans: this.plans,
       approvals: this.approvals,
       recorder,
     });
-    this.control = new CommandControl({ registry: this.registry, ledgers: this.ledgers, redactor });
+    const locator = new CommandLocator(sessions);
+    this.signals = new CommandSignals(locator);
     this.sessions = new SessionOverview({ registry: this.registry, ledgers: this.ledgers, redactor, pageSize: options.pageSize ?? 100 });
     const kit: TerminalToolkit = {
       settings: this.settings,
       plans: this.plans,
       approvals: this.approvals,
       execution: this.execution,
-      control: this.control,
+      signals: this.signals,
+      reader: new CommandReader(locator, redactor),
+      stdin: new CommandInput(locator),
       sessions: this.sessions,
       signalNumber,
     };

@@ -3,7 +3,7 @@ import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js'
 import { commandIdField, sessionIdField } from '../terminal-input-fields.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalCancelTool({ control }: Pick<TerminalToolkit, 'control'>): ToolDefinition {
+export function terminalCancelTool({ signals }: Pick<TerminalToolkit, 'signals'>): ToolDefinition {
   return defineTool({
     name: 'terminal_cancel',
     title: 'Cancel the active command',
@@ -12,7 +12,7 @@ export function terminalCancelTool({ control }: Pick<TerminalToolkit, 'control'>
     output: z.object({ cancelled: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: true },
     async call(args) {
-      return { structured: { cancelled: await control.cancel({ sessionId: args.session_id, commandId: args.command_id }) } };
+      return { structured: { cancelled: await signals.cancel({ sessionId: args.session_id, commandId: args.command_id }) } };
     },
   });
 }

@@ -3,7 +3,7 @@ import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js'
 import { commandIdField, nonEmptyString, sessionIdField } from '../terminal-input-fields.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalInputTool({ control }: Pick<TerminalToolkit, 'control'>): ToolDefinition {
+export function terminalInputTool({ stdin }: Pick<TerminalToolkit, 'stdin'>): ToolDefinition {
   const input = z
     .object({
       session_id: sessionIdField,
@@ -36,7 +36,7 @@ export function terminalInputTool({ control }: Pick<TerminalToolkit, 'control'>)
     annotations: { readOnlyHint: false, destructiveHint: true },
     async call(args) {
       const closeStdin = args.close_stdin === true;
-      const { commandId, bytesWritten } = await control.input({
+      const { commandId, bytesWritten } = await stdin.write({
         sessionId: args.session_id,
         commandId: args.command_id,
         planId: args.plan_id,

@@ -3,7 +3,7 @@ import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js'
 import { commandIdField, sessionIdField } from '../terminal-input-fields.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalPauseTool({ control }: Pick<TerminalToolkit, 'control'>): ToolDefinition {
+export function terminalPauseTool({ signals }: Pick<TerminalToolkit, 'signals'>): ToolDefinition {
   return defineTool({
     name: 'terminal_pause',
     title: 'Pause the active command',
@@ -12,7 +12,7 @@ export function terminalPauseTool({ control }: Pick<TerminalToolkit, 'control'>)
     output: z.object({ paused: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: false },
     async call(args) {
-      return { structured: { paused: control.pause({ sessionId: args.session_id, commandId: args.command_id }) } };
+      return { structured: { paused: signals.pause({ sessionId: args.session_id, commandId: args.command_id }) } };
     },
   });
 }

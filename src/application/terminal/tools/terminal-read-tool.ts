@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { OutputChunk } from '../../../domain/execution/execution-types.js';
+import { isLiveStatus, type OutputChunk } from '../../../domain/execution/execution-types.js';
 import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js';
-import type { CommandRead } from '../command-control.js';
+import type { CommandRead } from '../command-reader.js';
 import { commandIdField, nonEmptyString, sessionIdField, waitSecondsField } from '../terminal-input-fields.js';
 import { readResultSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
@@ -10,7 +10,7 @@ const DEFAULT_READ_BYTES = 65_536;
 /** Long polls stay short enough for HTTP intermediaries. */
 const MAX_READ_WAIT_SECONDS = 60;
 
-export function terminalReadTool({ control, settings, signalNumber }: Pick<TerminalToolkit, 'control' | 'settings' | 'signalNumber'>): ToolDefinition {
+export function terminalReadTool({ reader, settings, signalNumber }: Pick<TerminalToolkit, 'reader' | 'settings' | 'signalNumber'>): ToolDefinition {
   const offset = (stream: string) =>
     z.number().int().min(0).optional().describe(`Byte offset to read ${stream} from: next_offset of the previous read (default 0).`);
   const input = z
@@ -46,7 +46,7 @@ export function terminalReadTool({ control, settings, signalNumber }: Pick<Termi
     output: readResultSchema,
     annotations: { readOnlyHint: true, destructiveHint: false },
     async call(args, context) {
-      const read = await control.read({
+      const read = await reader.read({
         sessionId: args.session_id,
         commandId: args.command_id,
         planId: args.plan_id,
@@ -63,7 +63,7 @@ export function terminalReadTool({ control, settings, signalNumber }: Pick<Termi
 
 function readView(read: CommandRead, signalNumber: (name: string) => number | null): Record<string, unknown> {
   const { outcome, stdout, stderr } = read;
-  const finished = outcome.status !== 'running' && outcome.status !== 'paused';
+  const finished = !isLiveStatus(outcome.status);
   return {
     session_id: read.sessionId,
     command_id: read.commandId,

@@ -3,7 +3,7 @@ import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js'
 import { commandIdField, sessionIdField } from '../terminal-input-fields.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalResumeTool({ control }: Pick<TerminalToolkit, 'control'>): ToolDefinition {
+export function terminalResumeTool({ signals }: Pick<TerminalToolkit, 'signals'>): ToolDefinition {
   return defineTool({
     name: 'terminal_resume',
     title: 'Resume the paused command',
@@ -12,7 +12,7 @@ export function terminalResumeTool({ control }: Pick<TerminalToolkit, 'control'>
     output: z.object({ resumed: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: false },
     async call(args) {
-      return { structured: { resumed: control.resume({ sessionId: args.session_id, commandId: args.command_id }) } };
+      return { structured: { resumed: signals.resume({ sessionId: args.session_id, commandId: args.command_id }) } };
     },
   });
 }

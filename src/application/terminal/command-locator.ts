@@ -1,0 +1,70 @@
+import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
+import { isLiveStatus } from '../../domain/execution/execution-types.js';
+import { CommandNotFound } from '../../domain/execution/execution-errors.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
+import { NoCommandYet, PlanNotStarted } from '../../domain/terminal/terminal-errors.js';
+import type { SessionLedger } from './session-ledger.js';
+import type { TerminalSessions } from './terminal-sessions.js';
+
+/** Which command of a session: by id, by the plan that started it, or (neither) the latest one. */
+export interface CommandSelector {
+  readonly sessionId: string;
+  readonly commandId?: string;
+  readonly planId?: string;
+}
+
+/** A command found in its session, with the ledger (plans, receipts) it belongs to. */
+export interface LocatedCommand {
+  readonly session: ExecutionSession;
+  readonly ledger: SessionLedger;
+  readonly command: RunningCommand;
+}
+
+/** Finds the command a tool call means; the one lookup path from a session id to a command (and its plan). */
+export class CommandLocator {
+  constructor(private readonly sessions: TerminalSessions) {}
+
+  /** The selected command of a live session. */
+  find(selector: CommandSelector): LocatedCommand {
+    const ledger = this.sessions.live(selector.sessionId);
+    return { session: ledger.session, ledger, command: select(ledger.session, ledger, selector) };
+  }
+
+  /** Like `find`, also in a one-shot session that has ended, while its ledger is retained (reads only). */
+  findReadable(selector: CommandSelector): LocatedCommand {
+    const ledger = this.sessions.readable(selector.sessionId);
+    return { session: ledger.session, ledger, command: select(ledger.session, ledger, selector) };
+  }
+
+  /**
+   * For pause, resume and cancel: the selected command, or without a selector the latest one still alive; undefined
+   * when there is none. With its plan, whose status follows the command's.
+   */
+  findLive(selector: CommandSelector): (LocatedCommand & { readonly plan: TerminalPlan | undefined }) | undefined {
+    const ledger = this.sessions.live(selector.sessionId);
+    const { session } = ledger;
+    const command =
+      selector.commandId === undefined && selector.planId === undefined
+        ? [...session.commands()].reverse().find((candidate) => isLiveStatus(candidate.outcome().status))
+        : select(session, ledger, selector);
+    return command ? { session, ledger, command, plan: ledger.planOfCommand(command.id) } : undefined;
+  }
+}
+
+function select(session: ExecutionSession, ledger: SessionLedger, selector: CommandSelector): RunningCommand {
+  if (selector.commandId !== undefined) {
+    const command = session.command(selector.commandId);
+    if (!command) throw new CommandNotFound(selector.commandId);
+    return command;
+  }
+  if (selector.planId !== undefined) {
+    const plan = ledger.plan(selector.planId);
+    if (plan.commandId === null) throw new PlanNotStarted(plan.id, plan.status);
+    const command = session.command(plan.commandId);
+    if (!command) throw new CommandNotFound(plan.commandId);
+    return command;
+  }
+  const latest = session.commands().at(-1);
+  if (!latest) throw new NoCommandYet(session.id);
+  return latest;
+}
