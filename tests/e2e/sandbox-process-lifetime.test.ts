@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { waitFor } from '../adapters/process/process-probe';
-import { livePidsRunning, plantCleanFilterRepository } from '../support/sandbox-attack';
+import { livePidsRunning } from '../support/live-processes';
+import { plantCleanFilterRepository } from '../support/sandbox-attack';
 import { modern, StdioPeer } from '../support/stdio-peer';
 import { makeTempWorkspace } from '../support/workspace';
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -60,22 +60,4 @@ export function plantCleanFilterRepository(workspace: string, hookBody: string):
   mkdirSync(path.join(workspace, '.git', 'hooks'), { recursive: true });
   chmodSync(workspace, 0o777);
   return { hookPath, gitConfig: readFileSync(path.join(workspace, '.git', 'config'), 'utf8') };
-}
-
-/** Pids of live (non-zombie) processes whose command line is exactly `argv`. */
-export function livePidsRunning(argv: string[]): number[] {
-  const wanted = `${argv.join('\0')}\0`;
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') !== wanted) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
 }
