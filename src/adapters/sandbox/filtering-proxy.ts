@@ -104,6 +104,8 @@ export class FilteringProxy {
       this.server.listen(socketPath);
       if (!this.server.listening) throw new Error(`cannot listen on ${socketPath}`);
       chmodSync(socketPath, 0o600);
+      // The proxy serves commands; it never keeps the server's process alive on its own.
+      this.server.unref();
       this.failure = undefined;
       return socketPath;
     } catch (error) {
