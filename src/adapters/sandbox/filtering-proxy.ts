@@ -30,6 +30,8 @@ export interface FilteringProxyOptions {
 }
 
 const SOCKET_NAME = 'proxy.sock';
+/** Open client connections at once (every command together): a runaway command cannot exhaust the server's fds. */
+const MAX_CONNECTIONS = 512;
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 /** Marks the proxy's own refusals, so a client (and a test) can tell them from a destination's answer. */
 export const REFUSAL_HEADER = 'x-term-mcp-proxy';
@@ -85,6 +87,7 @@ export class FilteringProxy {
   constructor(private readonly options: FilteringProxyOptions) {
     this.resolve = options.resolve ?? systemResolve;
     this.server = http.createServer({ requireHostHeader: false });
+    this.server.maxConnections = MAX_CONNECTIONS;
     this.server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => void this.forward(request, response));
     this.server.on('connect', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(request, socket, head));
     this.server.on('clientError', (_error: Error, socket: Duplex) => socket.destroy());

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -42,6 +42,28 @@ async function run(script: string, network: FilteredNetwork | 'off' = filtered()
   const command = session.start({ launch: { kind: 'shell', script }, cwd: workspace, timeoutMs: 30_000, maxOutputBytes: 100_000 }, script);
   const outcome = await command.finished();
   return { exitCode: outcome.exitCode, stdout: command.read('stdout', 0, 100_000).text, stderr: command.read('stderr', 0, 100_000).text };
+}
+
+/** Host pids of the socat bridges started for this test's workspace (the bridge runs in the command's directory). */
+function bridgesIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`) === dir && readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/socat\0');
+      } catch {
+        return false; // ended meanwhile, or not ours to read
+      }
+    })
+    .map(Number);
+}
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 beforeAll(async () => {
@@ -116,6 +138,24 @@ describe('the filtered network in the real sandbox', () => {
     const noSocat = sandboxFor(workspace, { network: filtered({ socatPath: path.join(workspace, 'no-socat'), proxyReadiness: () => ({ ready: true }) }) });
     expect(noSocat.readiness()).toMatchObject({ ready: false, reason: expect.stringContaining('socat'), fix: expect.stringContaining('apt-get install socat') });
     expect(() => noSocat.confine(launch)).toThrow(SandboxUnavailable);
+  });
+
+  it('runs the bridge in the command\'s process group and PID namespace: pause stops it, and it ends with the command', async () => {
+    const session = new ChildProcessSessionFactory({ confinement: sandboxFor(workspace, { network: filtered() }), killGraceMs: 200 }).create({ id: 'bridge', cwd: workspace });
+    sessions.push(session);
+    const command = session.start({ launch: { kind: 'argv', argv: ['/bin/sleep', '60'] }, cwd: workspace, timeoutMs: 60_000, maxOutputBytes: 1000 }, 'sleep 60');
+    await waitFor(() => bridgesIn(workspace).length > 0, 'the socat bridge to start');
+    expect(command.pause()).toBe(true);
+    const [bridge] = bridgesIn(workspace);
+    await waitFor(() => /^State:\s+T/m.test(readFileSync(`/proc/${String(bridge)}/status`, 'utf8')), 'the bridge to be stopped with the command');
+    expect(command.resume()).toBe(true);
+    expect(command.cancel()).toBe(true);
+    expect((await command.finished()).status).toBe('cancelled');
+    await waitFor(() => bridgesIn(workspace).length === 0, 'the bridge to end with the command');
+  });
+
+  it("keeps the command's exit status and stdin-less, output-only streams (the bridge writes nothing)", async () => {
+    expect(await run('echo out; echo err >&2; exit 3')).toEqual({ exitCode: 3, stdout: 'out\n', stderr: 'err\n' });
   });
 
   it('says what applies: network filtered, with the allowed domains', () => {
