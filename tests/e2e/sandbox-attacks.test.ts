@@ -263,4 +263,22 @@ describe('sandbox unavailable', () => {
       await tearDown(scene);
     }
   });
+
+  it('with ALLOW_NETWORK, refuses every command when socat (the bridge to the proxy) is missing: no fallback to any network', async () => {
+    const scene = await setUp();
+    const peer = startServer(scene, { APPROVAL_MODE: 'trusted', ALLOW_NETWORK: '1', TERM_MCP_SOCAT: path.join(scene.outside.root, 'no-such-socat') });
+    try {
+      const answer = await peer.request(modern('tools/call', 'git', { name: 'terminal_execute', arguments: { command: 'git status' } }));
+      expect(answer.result).toMatchObject({
+        isError: true,
+        structuredContent: { code: 'sandbox_unavailable', next_step: expect.stringContaining('socat') },
+      });
+      expect(scene.listener.connections()).toBe(0);
+      expect(readFileSync(scene.canary, 'utf8')).toBe('untouched\n');
+      expect(peer.stderr).toContain('command sandbox unavailable');
+    } finally {
+      await peer.end();
+      await tearDown(scene);
+    }
+  });
 });
