@@ -215,6 +215,9 @@ export class FilteringProxy {
 
   /** An absolute-form request (`GET http://host/path`): plain HTTP, forwarded to an allowed destination. */
   private async forward(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    // A command killed mid-request resets its connection: that must end this exchange, never the server.
+    request.on('error', () => response.destroy());
+    response.on('error', () => response.destroy());
     let url: URL;
     try {
       url = new URL(request.url ?? '');
@@ -256,7 +259,12 @@ export class FilteringProxy {
       timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     });
     upstream.on('timeout', () => upstream.destroy(new Error('timeout')));
+    request.on('close', () => {
+      if (!request.complete) upstream.destroy();
+    });
+    response.on('close', () => upstream.destroy());
     upstream.on('response', (answer) => {
+      answer.on('error', () => response.destroy());
       const answerHeaders: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) {
         if (!HOP_BY_HOP.has(name) && value !== undefined) answerHeaders[name] = value;

@@ -138,6 +138,28 @@ describe('FilteringProxy', () => {
     expect(destination.requests).toHaveLength(0);
   });
 
+  it('survives clients that vanish mid-request and mid-tunnel, and keeps serving', async () => {
+    for (const partial of [
+      `POST http://localhost:${destination.port}/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nonly-a-little`,
+      `CONNECT localhost:${destination.port} HTTP/1.1\r\nHost: x\r\n\r\nGET /half`,
+      'CONNECT localh',
+    ]) {
+      await new Promise<void>((resolve) => {
+        const client = net.connect(socketPath, () => {
+          client.write(partial);
+          setTimeout(() => {
+            client.destroy();
+            resolve();
+          }, 100);
+        });
+        client.on('error', () => resolve());
+      });
+    }
+    const answer = await exchange(socketPath, `GET http://localhost:${destination.port}/after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(answer).toContain('hello from destination /after');
+    expect(proxy.readiness()).toEqual({ ready: true });
+  });
+
   it('is unavailable after close, with its directory removed', async () => {
     await proxy.close();
     expect(existsSync(path.dirname(socketPath))).toBe(false);
