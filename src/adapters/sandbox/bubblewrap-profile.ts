@@ -27,8 +27,11 @@ export interface FilteredNetwork {
   readonly proxyReadiness: () => ConfinementReadiness;
 }
 
-/** Where the proxy's socket appears inside the sandbox (its private /tmp), and the port the bridge listens on. */
-export const SANDBOX_PROXY_SOCKET = '/tmp/.term-mcp-proxy.sock';
+/**
+ * Where the proxy's socket appears inside the sandbox, and the port the bridge listens on. In the sandbox's own /dev
+ * (a tmpfs bwrap makes), because no workspace can lie there: under /tmp a workspace at /tmp would be bound over it.
+ */
+export const SANDBOX_PROXY_SOCKET = '/dev/term-mcp-proxy.sock';
 export const SANDBOX_PROXY_PORT = 3128;
 
 /** What every command is confined to; fixed at start-up. */

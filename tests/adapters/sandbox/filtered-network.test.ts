@@ -101,6 +101,14 @@ describe('the filtered network in the real sandbox', () => {
     expect(hits).toEqual(['/plain', '/tunnel']);
   });
 
+  it('works whatever the workspace, even /tmp itself (read-only): the socket is bound where no workspace lies', async () => {
+    const session = new ChildProcessSessionFactory({ confinement: sandboxFor('/tmp', { network: filtered(), workspaceWritable: false }), killGraceMs: 200 }).create({ id: 'tmp', cwd: '/tmp' });
+    sessions.push(session);
+    const command = session.start({ launch: { kind: 'argv', argv: ['/usr/bin/curl', '-sS', '--max-time', '20', `http://localhost:${port}/from-tmp`] }, cwd: '/tmp', timeoutMs: 30_000, maxOutputBytes: 1000 }, 'curl');
+    expect(await command.finished()).toMatchObject({ exitCode: 0 });
+    expect(command.read('stdout', 0, 1000).text).toBe('reached /from-tmp\n');
+  });
+
   it('speaks CONNECT to the bridge with nothing but the shell (bash /dev/tcp)', async () => {
     const script =
       `exec 3<>/dev/tcp/127.0.0.1/3128; printf 'CONNECT localhost:${port} HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\nGET /raw HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3; cat <&3`;
