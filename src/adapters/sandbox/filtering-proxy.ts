@@ -69,7 +69,8 @@ async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 
-type Destination = { readonly address: string; readonly port: number } | { readonly refused: 403 | 502; readonly reason: string };
+/** Allowed: the addresses to try in order (the resolver's order), at least one. */
+type Destination = { readonly addresses: readonly string[]; readonly port: number } | { readonly refused: 403 | 502; readonly reason: string };
 
 /**
  * The sandbox's only way out when ALLOW_NETWORK is on: an HTTP proxy (CONNECT tunnels for HTTPS and anything else,
@@ -142,7 +143,7 @@ export class FilteringProxy {
   private async destination(writtenHost: string, port: number): Promise<Destination> {
     const verdict = this.options.allowlist.judge(writtenHost);
     if (!verdict.allowed) return { refused: 403, reason: verdict.reason };
-    if (verdict.ipLiteral) return { address: verdict.host.replace(/^\[|\]$/g, ''), port };
+    if (verdict.ipLiteral) return { addresses: [verdict.host.replace(/^\[|\]$/g, '')], port };
     let addresses: string[];
     try {
       addresses = await this.resolve(verdict.host);
@@ -151,22 +152,37 @@ export class FilteringProxy {
     }
     const localAllowed = verdict.exact && verdict.host === 'localhost';
     const usable = addresses.filter((address) => net.isIP(address) !== 0 && (localAllowed || !isLocalAddress(address)));
-    const [first] = usable;
-    if (first === undefined) {
+    if (usable.length === 0) {
       return addresses.length === 0
         ? { refused: 502, reason: `${verdict.host} has no address` }
         : { refused: 403, reason: `${verdict.host} resolves only to local addresses (${addresses.join(', ')})` };
     }
-    return { address: first, port };
+    return { addresses: usable, port };
   }
 
   private decide(host: string, port: number, destination: Destination): void {
     this.options.onDecision?.('refused' in destination ? { host, port, allowed: false, reason: destination.reason } : { host, port, allowed: true });
   }
 
-  private connectTo(destination: { address: string; port: number }): Promise<net.Socket> {
+  /**
+   * Connects to the first address that answers, in order: a name with IPv6 and IPv4 addresses still works on a host
+   * without IPv6 connectivity. Throws the last failure.
+   */
+  private async connectTo(destination: { addresses: readonly string[]; port: number }): Promise<net.Socket> {
+    let failure: unknown = new Error('no address');
+    for (const address of destination.addresses) {
+      try {
+        return await this.connectOnce(address, destination.port);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
+  }
+
+  private connectOnce(address: string, port: number): Promise<net.Socket> {
     return new Promise((resolve, reject) => {
-      const upstream = net.connect({ host: destination.address, port: destination.port });
+      const upstream = net.connect({ host: address, port });
       upstream.setTimeout(this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, () => upstream.destroy(new Error('connect timeout')));
       upstream.once('connect', () => {
         upstream.setTimeout(0);
@@ -249,13 +265,22 @@ export class FilteringProxy {
     // The Host the destination sees is the one that was judged, never a client-chosen one (no virtual-host fronting).
     headers.host = url.host;
     headers.connection = 'close';
+    let socket: net.Socket;
+    try {
+      socket = await this.connectTo(destination);
+    } catch (error) {
+      refuse(response, 502, `cannot connect to ${url.host}: ${(error as Error).message}`);
+      return;
+    }
+    if (response.destroyed) {
+      socket.destroy();
+      return;
+    }
     const upstream = http.request({
-      host: destination.address,
-      port: destination.port,
+      createConnection: () => socket,
       method: request.method,
       path: `${url.pathname}${url.search}`,
       headers,
-      agent: false,
       timeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     });
     upstream.on('timeout', () => upstream.destroy(new Error('timeout')));

@@ -67,7 +67,9 @@ beforeEach(async () => {
     allowlist: new NetworkAllowlist(['localhost', '*.example.com', 'nowhere.invalid']),
     resolve: async (host) => {
       resolved.push(host);
-      if (host === 'localhost') return ['127.0.0.1'];
+      // ::1 first, where nothing listens (the destination is on 127.0.0.1 only): every allowed exchange below also
+      // shows that the proxy goes on to the next address when one does not answer.
+      if (host === 'localhost') return ['::1', '127.0.0.1'];
       if (host === REBIND) return ['127.0.0.1', '169.254.169.254'];
       throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
     },
@@ -128,6 +130,23 @@ describe('FilteringProxy', () => {
     expect(answer.toLowerCase()).toContain('x-term-mcp-proxy: refused');
     expect(destination.requests).toHaveLength(0);
     expect(resolved.filter((host) => host !== REBIND)).toEqual([]);
+  });
+
+  it('answers 502 when no address of an allowed host answers', async () => {
+    const unreachable = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']), resolve: () => Promise.resolve(['::1', '127.0.0.1']) });
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    try {
+      const socket = unreachable.listen();
+      expect(await exchange(socket, `CONNECT localhost:${closedPort} HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(/^HTTP\/1\.1 502 /);
+      expect(await exchange(socket, `GET http://localhost:${closedPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 502 /);
+    } finally {
+      await unreachable.close();
+    }
   });
 
   it('answers 502 for an allowed host that does not resolve, and 400 for requests that are not proxy requests', async () => {
