@@ -193,7 +193,11 @@ function describeConfinement(confinement, workspace) {
   if (confinement.sandbox === 'off') return 'Off (TERM_MCP_SANDBOX=off): only the policy guards commands';
   if (confinement.sandbox !== 'bubblewrap') return String(confinement.sandbox);
   const writable = Array.isArray(confinement.writable_roots) && confinement.writable_roots.includes(workspace);
-  const network = confinement.network === 'on' ? 'network on' : 'no network';
+  const domains = Array.isArray(confinement.allowed_domains) ? confinement.allowed_domains.length : 0;
+  const network =
+    confinement.network === 'filtered' ? `network through the proxy (${domains} allowed domain${domains === 1 ? '' : 's'})`
+    : confinement.network === 'on' ? 'network on (unfiltered)'
+    : 'no network';
   return `bubblewrap · workspace ${writable ? 'writable' : 'read-only'} · ${network}`;
 }
 

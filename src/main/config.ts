@@ -2,6 +2,7 @@ import { accessSync, constants, opendirSync, realpathSync, statSync } from 'node
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../domain/errors.js';
+import { allowlistEntryProblem, DEFAULT_ALLOWED_DOMAINS } from '../domain/execution/network-allowlist.js';
 
 /**
  * Configuration, parsed once at start-up from the environment and CLI flags (flags win), validated with zod,
@@ -20,6 +21,16 @@ const logLevel = z
   .pipe(z.enum(Object.keys(LOG_LEVEL_ALIASES) as [string, ...string[]]))
   .transform((v) => LOG_LEVEL_ALIASES[v] ?? 'info');
 const csv = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+/** Comma-separated hosts and `*.domain` wildcards; each entry is checked, the first bad one is named. */
+const domainList = csv.superRefine((entries, context) => {
+  for (const entry of entries) {
+    const problem = allowlistEntryProblem(entry);
+    if (problem !== undefined) {
+      context.addIssue({ code: 'custom', message: `${entry}: ${problem}` });
+      return;
+    }
+  }
+});
 
 /** One row per setting: its key, the environment variable(s) that set it (first wins), an optional flag. */
 const SETTINGS = {
@@ -28,6 +39,8 @@ const SETTINGS = {
   policyMode: { env: ['APPROVAL_MODE', 'TERM_MCP_MODE'], flag: 'mode', schema: z.enum(['inspect', 'confirm', 'trusted']).optional() },
   approvalChannel: { env: ['TERM_MCP_APPROVAL'], flag: 'approval', schema: z.enum(['client', 'operator']).default('client') },
   allowNetwork: { env: ['ALLOW_NETWORK'], schema: bool.optional() },
+  // With ALLOW_NETWORK: the only hosts the sandbox's filtering proxy lets commands reach.
+  allowedDomains: { env: ['TERM_MCP_ALLOWED_DOMAINS'], schema: domainList.default([...DEFAULT_ALLOWED_DOMAINS]) },
   maxCommandLength: { env: ['MAX_COMMAND_LENGTH'], schema: positiveInt.max(100_000).default(1000) },
   commandTimeoutSeconds: { env: ['COMMAND_TIMEOUT'], schema: seconds.default(20) },
   maxCommandTimeoutSeconds: { env: ['TERM_MCP_MAX_COMMAND_TIMEOUT'], schema: seconds.default(600) },
@@ -45,6 +58,7 @@ const SETTINGS = {
   // The OS sandbox every command runs in (docs/security.md)
   sandboxEnabled: { env: ['TERM_MCP_SANDBOX'], schema: bool.default(true) },
   bwrapPath: { env: ['TERM_MCP_BWRAP'], schema: z.string().min(1).default('/usr/bin/bwrap') },
+  socatPath: { env: ['TERM_MCP_SOCAT'], schema: z.string().min(1).default('/usr/bin/socat') },
   sandboxMemoryMb: { env: ['TERM_MCP_SANDBOX_MEMORY_MB'], schema: positiveInt.default(4096) },
   sandboxProcesses: { env: ['TERM_MCP_SANDBOX_PROCESSES'], schema: positiveInt.default(1024) },
   sandboxFileSizeMb: { env: ['TERM_MCP_SANDBOX_FILE_SIZE_MB'], schema: positiveInt.default(1024) },

@@ -2,10 +2,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { PolicySettings } from '../application/policy/policy-settings.js';
 import { BubblewrapConfinement } from '../adapters/sandbox/bubblewrap-confinement.js';
-import type { BubblewrapProfile } from '../adapters/sandbox/bubblewrap-profile.js';
+import type { BubblewrapProfile, FilteredNetwork } from '../adapters/sandbox/bubblewrap-profile.js';
+import { FilteringProxy, type ProxyDecision } from '../adapters/sandbox/filtering-proxy.js';
 import { UnconfinedLaunch } from '../adapters/sandbox/unconfined-launch.js';
 import { locateStaticDir } from '../adapters/web/static-dir.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
+import { NetworkAllowlist } from '../domain/execution/network-allowlist.js';
 import type { Config } from './config.js';
 
 /** setrlimit from inside the sandbox (util-linux, next to bwrap on every Linux that has it). */
@@ -62,14 +64,14 @@ export function hiddenPaths(config: Config): { hidden: string[]; notHidden: stri
   return { hidden: candidates.filter((c) => !holdsWorkspace(c)), notHidden: candidates.filter(holdsWorkspace) };
 }
 
-export function sandboxProfile(config: Config, policy: PolicySettings): BubblewrapProfile {
+export function sandboxProfile(config: Config, policy: PolicySettings, network: 'off' | FilteredNetwork = 'off'): BubblewrapProfile {
   return {
     bwrapPath: config.bwrapPath,
     prlimitPath: PRLIMIT_PATH,
     workspaceRoot: config.workspaceRoot,
     // Inspect only reads; confirm and trusted may change the workspace (after approval where the policy says so).
     workspaceWritable: policy.mode !== 'inspect',
-    network: policy.allowNetwork ? 'on' : 'off',
+    network,
     hiddenPaths: hiddenPaths(config).hidden,
     limits: {
       memoryBytes: config.sandboxMemoryMb * MIB,
@@ -80,10 +82,34 @@ export function sandboxProfile(config: Config, policy: PolicySettings): Bubblewr
   };
 }
 
-/** TERM_MCP_SANDBOX=off is the only way to run commands unconfined; otherwise bubblewrap or nothing (fail closed). */
-export function buildConfinement(config: Config, policy: PolicySettings): CommandConfinement {
-  if (!config.sandboxEnabled) return new UnconfinedLaunch();
-  return new BubblewrapConfinement(sandboxProfile(config, policy));
+/** The confinement, and the filtering proxy it relies on when ALLOW_NETWORK is on (closed at shutdown). */
+export interface BuiltConfinement {
+  readonly confinement: CommandConfinement;
+  readonly proxy?: FilteringProxy;
+}
+
+/**
+ * TERM_MCP_SANDBOX=off is the only way to run commands unconfined; otherwise bubblewrap or nothing (fail closed).
+ * With ALLOW_NETWORK the filtering proxy starts here, at start-up; if it cannot, the confinement reports itself
+ * unavailable and every command is refused with sandbox_unavailable (never run with the host network, nor silently
+ * without any).
+ */
+export function buildConfinement(config: Config, policy: PolicySettings, onDecision?: (decision: ProxyDecision) => void): BuiltConfinement {
+  if (!config.sandboxEnabled) return { confinement: new UnconfinedLaunch() };
+  if (!policy.allowNetwork) return { confinement: new BubblewrapConfinement(sandboxProfile(config, policy)) };
+  const proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(config.allowedDomains), onDecision });
+  try {
+    proxy.listen();
+  } catch {
+    // proxy.readiness() now says why; the confinement refuses every command with it.
+  }
+  const network: FilteredNetwork = {
+    socatPath: config.socatPath,
+    proxySocketPath: proxy.socketPath ?? '/nonexistent/term-mcp-proxy.sock',
+    allowedDomains: config.allowedDomains,
+    proxyReadiness: () => proxy.readiness(),
+  };
+  return { confinement: new BubblewrapConfinement(sandboxProfile(config, policy, network)), proxy };
 }
 
 /** Whether util-linux's prlimit is where the profile expects it (doctor). */

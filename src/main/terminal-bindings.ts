@@ -25,6 +25,7 @@ import { terminalTools } from '../application/terminal/terminal-tools.js';
 import type { ToolDefinition } from '../application/tools/tool-definition.js';
 import { NodePathInspector } from '../adapters/policy/node-path-inspector.js';
 import { ChildProcessSessionFactory } from '../adapters/process/child-process-session-factory.js';
+import type { FilteringProxy } from '../adapters/sandbox/filtering-proxy.js';
 import { HmacReceiptSigner } from '../adapters/receipts/hmac-receipt-signer.js';
 import { JsonlReceiptAuditLog } from '../adapters/receipts/jsonl-receipt-audit-log.js';
 import { ConfigurationError } from '../domain/errors.js';
@@ -46,8 +47,12 @@ import { TYPES } from './types.js';
  */
 export function bindTerminal(container: Container, config: Config): void {
   const policySettings = loadPolicySettings(config);
-  const confinement = buildConfinement(config, policySettings);
+  const { confinement, proxy } = buildConfinement(config, policySettings, (decision) => {
+    // Refusals are what an operator looks for (a registry missing from the list, or a command trying elsewhere).
+    if (!decision.allowed) container.get<Logger>(TYPES.Logger).warn('network proxy refused a destination', { ...decision });
+  });
   container.bind<CommandConfinement>(TYPES.CommandConfinement).toConstantValue(confinement);
+  if (proxy !== undefined) container.bind<FilteringProxy>(TYPES.FilteringProxy).toConstantValue(proxy);
   const settings: TerminalSettings = Object.freeze({
     mode: policySettings.mode,
     approvalChannel: config.approvalChannel,
@@ -174,9 +179,10 @@ export function bindTerminal(container: Container, config: Config): void {
   });
 }
 
-/** Kills every running command of every session (stdin EOF, SIGTERM, HTTP shutdown). */
+/** Kills every running command of every session (stdin EOF, SIGTERM, HTTP shutdown), then stops the network proxy. */
 export async function shutdownTerminal(container: Container): Promise<void> {
   await container.get<SessionRegistry>(TYPES.SessionRegistry).closeAll();
+  if (container.isBound(TYPES.FilteringProxy)) await container.get<FilteringProxy>(TYPES.FilteringProxy).close();
 }
 
 /**

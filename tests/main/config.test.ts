@@ -72,6 +72,18 @@ describe('loadConfig', () => {
     expect(config.allowNetwork).toBe(true);
   });
 
+  test('TERM_MCP_ALLOWED_DOMAINS: the package registries by default, else a comma-separated list of checked entries', () => {
+    expect(loadConfig({ WORKSPACE_ROOT: workspace.root }).allowedDomains).toEqual(expect.arrayContaining(['registry.npmjs.org', 'pypi.org', 'files.pythonhosted.org', 'crates.io', 'proxy.golang.org', 'github.com']));
+    expect(loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_ALLOWED_DOMAINS: ' npm.corp.example , *.pkg.example.com,10.0.0.5 ' }).allowedDomains).toEqual([
+      'npm.corp.example',
+      '*.pkg.example.com',
+      '10.0.0.5',
+    ]);
+    for (const bad of ['*', '*.com', 'https://pypi.org', 'pypi.org:443', 'pypi.org,0x7f.1']) {
+      expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_ALLOWED_DOMAINS: bad })).toThrow(/^TERM_MCP_ALLOWED_DOMAINS: /);
+    }
+  });
+
   test('per-principal session shares are unset by default (half the cap applies) and must be positive integers', () => {
     expect(loadConfig({ WORKSPACE_ROOT: workspace.root })).toMatchObject({ maxSessionsPerPrincipal: undefined, maxLegacySessionsPerPrincipal: undefined });
     const config = loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: '3', TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '7' });

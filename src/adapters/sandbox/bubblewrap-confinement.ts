@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import type {
   CommandConfinement,
   ConfinementReadiness,
@@ -8,7 +9,14 @@ import type {
 } from '../../domain/execution/command-confinement.js';
 import { SandboxUnavailable } from '../../domain/execution/execution-errors.js';
 import type { LaunchForm } from '../../domain/policy/policy-types.js';
-import { baseArguments, currentArguments, limitArguments, type BubblewrapProfile } from './bubblewrap-profile.js';
+import {
+  baseArguments,
+  currentArguments,
+  limitArguments,
+  networkBridgeArguments,
+  proxyEnvironment,
+  type BubblewrapProfile,
+} from './bubblewrap-profile.js';
 
 /** The one shell the shell form may use: fixed, never taken from the environment. */
 const FIXED_SHELL = '/bin/sh';
@@ -18,6 +26,7 @@ const INSTALL_HINT =
   'are enabled (sysctl kernel.unprivileged_userns_clone=1, or run the server as root), point TERM_MCP_BWRAP at bwrap ' +
   'if it is elsewhere, then restart the server. `term-mcp doctor` checks it. TERM_MCP_SANDBOX=off runs commands ' +
   'without a sandbox (not recommended).';
+const SOCAT_HINT = 'Install socat (Debian/Ubuntu: apt-get install socat), or turn ALLOW_NETWORK off, then restart the server.';
 
 function commandArguments(launch: LaunchForm): string[] {
   return launch.kind === 'shell' ? [FIXED_SHELL, '-c', launch.script] : [...launch.argv];
@@ -31,15 +40,23 @@ function commandArguments(launch: LaunchForm): string[] {
  */
 export class BubblewrapConfinement implements CommandConfinement {
   private readonly fixedArguments: readonly string[];
+  private readonly bridgeArguments: readonly string[];
+  private readonly proxyEnvironment: Readonly<Record<string, string>>;
   private probed: ConfinementReadiness | undefined;
 
   constructor(private readonly profile: BubblewrapProfile) {
     this.fixedArguments = baseArguments(profile);
+    this.bridgeArguments = networkBridgeArguments(profile);
+    this.proxyEnvironment = proxyEnvironment(profile);
   }
 
   confine(request: LaunchRequest): ConfinedLaunch {
     const readiness = this.readiness();
     if (!readiness.ready) throw new SandboxUnavailable(readiness.reason, readiness.fix);
+    // The proxy is asked every time: one that stopped after start-up must not leave commands without their network
+    // silently, nor with any other.
+    const proxy = this.profile.network === 'off' ? readiness : this.profile.network.proxyReadiness();
+    if (!proxy.ready) throw new SandboxUnavailable(proxy.reason, proxy.fix);
     return {
       file: this.profile.bwrapPath,
       args: [
@@ -48,20 +65,21 @@ export class BubblewrapConfinement implements CommandConfinement {
         '--chdir', request.cwd,
         '--',
         ...limitArguments(this.profile),
+        ...this.bridgeArguments,
         ...commandArguments(request.launch),
       ],
       cwd: request.cwd,
       // Only the private /tmp is writable outside the workspace.
-      environment: { ...request.environment, TMPDIR: '/tmp' },
+      environment: { ...request.environment, ...this.proxyEnvironment, TMPDIR: '/tmp' },
     };
   }
 
   summary(): ConfinementSummary {
-    const { limits } = this.profile;
+    const { limits, network } = this.profile;
     return {
       sandbox: 'bubblewrap',
       writable_roots: this.profile.workspaceWritable ? [this.profile.workspaceRoot, '/tmp'] : ['/tmp'],
-      network: this.profile.network,
+      ...(network === 'off' ? { network: 'off' as const } : { network: 'filtered' as const, allowed_domains: [...network.allowedDomains] }),
       limits: {
         memory_bytes: limits.memoryBytes,
         processes: limits.processes,
@@ -80,7 +98,16 @@ export class BubblewrapConfinement implements CommandConfinement {
   }
 
   private startProbe(): ConfinementReadiness {
-    const args = [...this.fixedArguments, ...currentArguments(this.profile), '--', ...limitArguments(this.profile), '/bin/true'];
+    if (this.profile.network !== 'off') {
+      const proxy = this.profile.network.proxyReadiness();
+      if (!proxy.ready) return proxy;
+      try {
+        accessSync(this.profile.network.socatPath, constants.X_OK);
+      } catch {
+        return { ready: false, reason: `socat (needed by ALLOW_NETWORK) not found at ${this.profile.network.socatPath}`, fix: SOCAT_HINT };
+      }
+    }
+    const args = [...this.fixedArguments, ...currentArguments(this.profile), '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
     const result = spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
     if (result.error) {
       const code = (result.error as NodeJS.ErrnoException).code;

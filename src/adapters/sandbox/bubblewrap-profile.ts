@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import type { ConfinementReadiness } from '../../domain/execution/command-confinement.js';
 
 /** Per-command resource limits (setrlimit, applied inside the sandbox with prlimit; soft = hard). */
 export interface SandboxLimits {
@@ -13,6 +14,26 @@ export interface SandboxLimits {
   readonly cpuSeconds: number;
 }
 
+/**
+ * ALLOW_NETWORK: the sandbox keeps its own network namespace (loopback only) and reaches out only through the
+ * server's filtering proxy, whose unix socket is bound in and bridged to 127.0.0.1:3128 by socat inside.
+ */
+export interface FilteredNetwork {
+  readonly socatPath: string;
+  /** The proxy's socket on the host. */
+  readonly proxySocketPath: string;
+  readonly allowedDomains: readonly string[];
+  /** Whether the proxy is still listening; asked before every command (a proxy that stopped fails closed). */
+  readonly proxyReadiness: () => ConfinementReadiness;
+}
+
+/**
+ * Where the proxy's socket appears inside the sandbox, and the port the bridge listens on. In the sandbox's own /dev
+ * (a tmpfs bwrap makes), because no workspace can lie there: under /tmp a workspace at /tmp would be bound over it.
+ */
+export const SANDBOX_PROXY_SOCKET = '/dev/term-mcp-proxy.sock';
+export const SANDBOX_PROXY_PORT = 3128;
+
 /** What every command is confined to; fixed at start-up. */
 export interface BubblewrapProfile {
   readonly bwrapPath: string;
@@ -20,7 +41,8 @@ export interface BubblewrapProfile {
   readonly workspaceRoot: string;
   /** Confirm and trusted (and workspace-write): true; inspect: false. */
   readonly workspaceWritable: boolean;
-  readonly network: 'off' | 'on';
+  /** Off: loopback only. Filtered: loopback plus the proxy bridge. Never the host's network. */
+  readonly network: 'off' | FilteredNetwork;
   /** Unreadable from inside: credentials, the policy file, the audit log, the server's installation. */
   readonly hiddenPaths: readonly string[];
   readonly limits: SandboxLimits;
@@ -82,7 +104,9 @@ export function baseArguments(profile: BubblewrapProfile): string[] {
     '--unshare-ipc',
     '--unshare-uts',
     '--unshare-cgroup-try',
-    ...(profile.network === 'off' ? ['--unshare-net'] : []),
+    // Always a network namespace of its own: with ALLOW_NETWORK the only way out is the proxy socket bound here.
+    '--unshare-net',
+    ...(profile.network === 'off' ? [] : ['--bind', profile.network.proxySocketPath, SANDBOX_PROXY_SOCKET]),
     // The sandbox dies with the bwrap process the server spawned (timeout, cancel, session close, shutdown). No
     // --new-session: the command must stay in the process group the server pauses, resumes and kills; it has no
     // controlling terminal to inject keystrokes into (the server spawns it detached, with pipes).
@@ -117,4 +141,40 @@ export function currentArguments(profile: BubblewrapProfile): string[] {
 export function limitArguments(profile: BubblewrapProfile): string[] {
   const { memoryBytes, processes, fileSizeBytes, cpuSeconds } = profile.limits;
   return [profile.prlimitPath, `--as=${memoryBytes}`, `--nproc=${processes}`, `--fsize=${fileSizeBytes}`, `--cpu=${cpuSeconds}`, '--'];
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * With a filtered network, the command is started by a small /bin/sh script that first runs socat (in the command's
+ * own process group and PID namespace, so it pauses, resumes and dies with it) bridging 127.0.0.1:3128 to the proxy
+ * socket, waits until the listening socket exists (the TCP count of /proc/net/sockstat, shell built-ins only, at most
+ * 3 s), then execs the command with its own argv. As @anthropic-ai/sandbox-runtime does on Linux.
+ */
+export function networkBridgeArguments(profile: BubblewrapProfile): string[] {
+  if (profile.network === 'off') return [];
+  const script = [
+    `${shellQuote(profile.network.socatPath)} TCP4-LISTEN:${SANDBOX_PROXY_PORT},bind=127.0.0.1,fork,reuseaddr,backlog=4096 ` +
+      `UNIX-CONNECT:${SANDBOX_PROXY_SOCKET} </dev/null >/dev/null 2>&1 &`,
+    'read -r _t _r < /proc/uptime; _end=$((1${_t%.*}${_t#*.} + 300))',
+    'while :; do',
+    '  _up=0',
+    '  while read -r _k _r _n _r; do case "$_k" in TCP:) _up=$_n; break ;; esac; done < /proc/net/sockstat',
+    '  [ "$_up" -lt 1 ] || break',
+    '  read -r _t _r < /proc/uptime; [ "1${_t%.*}${_t#*.}" -lt "$_end" ] || break',
+    'done',
+    'unset _t _r _end _up _k _n',
+    'exec "$@"',
+  ].join('\n');
+  return ['/bin/sh', '-c', script, 'term-mcp-network'];
+}
+
+/** The proxy settings most tools read (curl, git, pip, npm, cargo, go...), in both cases. */
+export function proxyEnvironment(profile: BubblewrapProfile): Record<string, string> {
+  if (profile.network === 'off') return {};
+  const url = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+  const names = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY'];
+  return Object.fromEntries(names.flatMap((name) => [[name, url], [name.toLowerCase(), url]]));
 }

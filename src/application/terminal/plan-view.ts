@@ -46,7 +46,13 @@ export function planView(plan: TerminalPlan, channel: ApprovalChannel): PlanView
 
 function confinementView(confinement: ConfinementSummary): z.infer<typeof confinementSchema> {
   if (confinement.sandbox === 'off') return { sandbox: 'off' };
-  return { ...confinement, writable_roots: [...confinement.writable_roots], limits: { ...confinement.limits } };
+  const { allowed_domains: allowedDomains, ...rest } = confinement;
+  return {
+    ...rest,
+    writable_roots: [...confinement.writable_roots],
+    ...(allowedDomains === undefined ? {} : { allowed_domains: [...allowedDomains] }),
+    limits: { ...confinement.limits },
+  };
 }
 
 function planNextStep(plan: TerminalPlan, channel: ApprovalChannel): string {

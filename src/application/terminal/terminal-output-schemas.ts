@@ -25,7 +25,9 @@ export const confinementSchema = z.union([
   z.object({
     sandbox: z.literal('bubblewrap'),
     writable_roots: z.array(z.string()),
-    network: z.enum(['off', 'on']),
+    // 'on' (the host network, unfiltered) only in receipts made before the filtering proxy; still valid to read.
+    network: z.enum(['off', 'filtered', 'on']),
+    allowed_domains: z.array(z.string()).optional(),
     limits: z.object({
       memory_bytes: z.number().int(),
       processes: z.number().int(),

@@ -11,7 +11,12 @@ export type ConfinementSummary =
       readonly sandbox: 'bubblewrap';
       /** Everything else is read-only (or unreadable). */
       readonly writable_roots: readonly string[];
-      readonly network: 'off' | 'on';
+      /**
+       * `off`: loopback only. `filtered` (ALLOW_NETWORK): only the hosts of `allowed_domains`, through the server's
+       * proxy. (`on`, the host network unfiltered, appears only in receipts signed before the proxy existed.)
+       */
+      readonly network: 'off' | 'filtered';
+      readonly allowed_domains?: readonly string[];
       readonly limits: {
         readonly memory_bytes: number;
         readonly processes: number;

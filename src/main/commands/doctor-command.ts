@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { FilteringProxy } from '../../adapters/sandbox/filtering-proxy.js';
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import { loadConfig, type Config } from '../config.js';
 import { buildContainer } from '../container.js';
@@ -35,7 +36,7 @@ function accessCheck(dir: string, mode: number, what: string, required: boolean)
 /**
  * Starts one real sandbox with the server's profile, running a script that tries to create a file outside the
  * workspace and lists the network interfaces it can see. Passes when the sandbox started, the write failed
- * (checked on the host too) and, with the network off, only the loopback interface exists.
+ * (checked on the host too) and only the loopback interface exists (network off, or filtered through the proxy).
  */
 function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
   // An explicit opt-out is the operator's choice: reported, not a failure.
@@ -53,12 +54,16 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
     const interfaces = result.stdout.split('\n').filter((line) => line !== '' && line !== 'WRITE-OUTSIDE-OK');
     const wroteOutside = result.stdout.includes('WRITE-OUTSIDE-OK') || existsSync(outsideFile);
     const summary = confinement.summary();
-    const networkOff = summary.sandbox === 'bubblewrap' && summary.network === 'off';
+    // Off or filtered, the sandbox has a network namespace of its own (loopback only); filtered adds the proxy bridge.
+    const filtered = summary.sandbox === 'bubblewrap' && summary.network === 'filtered';
     const networkIsolated = interfaces.every((name) => name === 'lo');
-    const ok = !wroteOutside && (!networkOff || networkIsolated);
+    const ok = !wroteOutside && networkIsolated;
+    const isolation = filtered
+      ? `network filtered (loopback only, out through the proxy to ${String(summary.allowed_domains?.length ?? 0)} allowed domains)`
+      : 'network off (loopback only)';
     const detail = [
       wroteOutside ? 'a write outside the workspace SUCCEEDED' : 'a write outside the workspace failed',
-      networkOff ? (networkIsolated ? 'network off (loopback only)' : `network NOT isolated: ${interfaces.join(', ')}`) : 'network on (ALLOW_NETWORK)',
+      networkIsolated ? isolation : `network NOT isolated: ${interfaces.join(', ')}`,
     ].join('; ');
     return { ok, detail, required: true };
   } finally {
@@ -66,7 +71,7 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
   }
 }
 
-function runChecks(context: CliContext, nodeVersion: string): Record<string, Check> {
+async function runChecks(context: CliContext, nodeVersion: string): Promise<Record<string, Check>> {
   const checks: Record<string, Check> = { node: nodeCheck(nodeVersion) };
   let config: Config;
   try {
@@ -83,6 +88,8 @@ function runChecks(context: CliContext, nodeVersion: string): Record<string, Che
   try {
     const container = buildContainer(config);
     checks.sandbox = sandboxCheck(config, container.get<CommandConfinement>(TYPES.CommandConfinement));
+    // With ALLOW_NETWORK the container started the filtering proxy: stop it and remove its socket directory.
+    if (container.isBound(TYPES.FilteringProxy)) await container.get<FilteringProxy>(TYPES.FilteringProxy).close();
   } catch (error) {
     checks.sandbox = { ok: false, detail: error instanceof Error ? error.message : String(error), required: true };
   }
@@ -93,8 +100,8 @@ function runChecks(context: CliContext, nodeVersion: string): Record<string, Che
  * `term-mcp doctor [--json] [--workspace DIR] [--mode MODE]`: one line per check, or one JSON document. Exit 0 when
  * every required check holds, 1 otherwise.
  */
-export function run(context: CliContext, nodeVersion: string = process.version): Promise<number> {
-  const checks = runChecks(context, nodeVersion);
+export async function run(context: CliContext, nodeVersion: string = process.version): Promise<number> {
+  const checks = await runChecks(context, nodeVersion);
   const ok = Object.values(checks).every((check) => check.ok || !check.required);
   if (context.args.switches.has('json')) {
     context.stdout.write(`${JSON.stringify({ version: TERM_MCP_VERSION, checks, ok })}\n`);
@@ -105,5 +112,5 @@ export function run(context: CliContext, nodeVersion: string = process.version):
     }
     context.stdout.write(ok ? 'term-mcp doctor: every required check holds\n' : 'term-mcp doctor: a required check failed\n');
   }
-  return Promise.resolve(ok ? 0 : 1);
+  return ok ? 0 : 1;
 }

@@ -34,6 +34,17 @@ describe('term-mcp doctor', () => {
     expect(report.checks.deepseek_key).toMatchObject({ ok: false, required: false });
   });
 
+  it('with ALLOW_NETWORK: the sandbox still has only loopback (it goes out through the proxy)', async () => {
+    const { code, output } = await doctor(['--json'], { WORKSPACE_ROOT: workspace.root, ALLOW_NETWORK: '1', TERM_MCP_ALLOWED_DOMAINS: 'pypi.org' });
+    const report = JSON.parse(output) as DoctorReport;
+    expect(code).toBe(0);
+    expect(report.checks.sandbox).toEqual({
+      ok: true,
+      detail: 'a write outside the workspace failed; network filtered (loopback only, out through the proxy to 1 allowed domains)',
+      required: true,
+    });
+  });
+
   it('fails (exit 1) with how to fix it when bubblewrap is missing, one line per check', async () => {
     const { code, output } = await doctor([], { WORKSPACE_ROOT: workspace.root, TERM_MCP_BWRAP: path.join(workspace.root, 'no-bwrap') });
     expect(code).toBe(1);

@@ -1,0 +1,193 @@
+import { statSync, existsSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { FilteringProxy, type ProxyDecision } from '../../../src/adapters/sandbox/filtering-proxy';
+import { NetworkAllowlist } from '../../../src/domain/execution/network-allowlist';
+
+/*
+ * The filtering proxy against real sockets: a destination HTTP server on 127.0.0.1 (random port), the proxy on its
+ * unix socket, and raw clients speaking CONNECT and absolute-form requests to it.
+ */
+
+interface Destination {
+  port: number;
+  requests: Array<{ url: string; headers: http.IncomingHttpHeaders }>;
+  close(): Promise<void>;
+}
+
+async function openDestination(): Promise<Destination> {
+  const requests: Destination['requests'] = [];
+  const server = http.createServer((request, response) => {
+    requests.push({ url: request.url ?? '', headers: request.headers });
+    response.end(`hello from destination ${request.url ?? ''}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    port,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Writes raw bytes to the proxy's socket and collects everything it answers until it closes. */
+function exchange(socketPath: string, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const client = net.connect(socketPath);
+    let answer = '';
+    client.setEncoding('utf8');
+    client.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    client.on('close', () => resolve(answer));
+    client.on('error', reject);
+    client.write(bytes);
+  });
+}
+
+let destination: Destination;
+let proxy: FilteringProxy;
+let socketPath: string;
+let resolved: string[];
+let decisions: ProxyDecision[];
+
+const REBIND = 'rebind.example.com';
+
+beforeEach(async () => {
+  destination = await openDestination();
+  resolved = [];
+  decisions = [];
+  proxy = new FilteringProxy({
+    allowlist: new NetworkAllowlist(['localhost', '*.example.com', 'nowhere.invalid']),
+    resolve: async (host) => {
+      resolved.push(host);
+      // ::1 first, where nothing listens (the destination is on 127.0.0.1 only): every allowed exchange below also
+      // shows that the proxy goes on to the next address when one does not answer.
+      if (host === 'localhost') return ['::1', '127.0.0.1'];
+      if (host === REBIND) return ['127.0.0.1', '169.254.169.254'];
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    },
+    onDecision: (decision) => decisions.push(decision),
+  });
+  socketPath = proxy.listen();
+});
+
+afterEach(async () => {
+  await proxy.close();
+  await destination.close();
+});
+
+describe('FilteringProxy', () => {
+  it('listens on a unix socket only its user can reach, in a private directory', () => {
+    expect(statSync(socketPath).isSocket()).toBe(true);
+    expect(statSync(socketPath).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(socketPath)).mode & 0o777).toBe(0o700);
+    expect(proxy.readiness()).toEqual({ ready: true });
+  });
+
+  it('forwards a plain HTTP request to an allowed host, with the Host it judged and without proxy credentials', async () => {
+    const answer = await exchange(
+      socketPath,
+      `GET http://localhost:${destination.port}/pkg?x=1 HTTP/1.1\r\nHost: evil.net\r\nProxy-Authorization: Basic c2VjcmV0\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toContain('hello from destination /pkg?x=1');
+    expect(destination.requests).toHaveLength(1);
+    expect(destination.requests[0]?.headers.host).toBe(`localhost:${destination.port}`);
+    expect(destination.requests[0]?.headers['proxy-authorization']).toBeUndefined();
+    expect(decisions).toEqual([{ host: 'localhost', port: destination.port, allowed: true }]);
+  });
+
+  it('tunnels CONNECT to an allowed host', async () => {
+    const answer = await exchange(
+      socketPath,
+      `CONNECT localhost:${destination.port} HTTP/1.1\r\nHost: localhost:${destination.port}\r\n\r\nGET /tunnelled HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 OK/);
+    expect(answer).toContain('hello from destination /tunnelled');
+  });
+
+  it.each([
+    ['CONNECT to a host not on the list', (port: number) => `CONNECT evil.net:${port} HTTP/1.1\r\nHost: evil.net\r\n\r\n`],
+    ['a plain request to a host not on the list', (port: number) => `GET http://evil.net:${port}/ HTTP/1.1\r\nHost: evil.net\r\nConnection: close\r\n\r\n`],
+    ['CONNECT to an IP literal', (port: number) => `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ['a plain request to an IP literal', (port: number) => `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
+    ['a plain request to a numeric spelling of 127.0.0.1', (port: number) => `GET http://2130706433:${port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
+    ['CONNECT to a numeric spelling of 127.0.0.1', (port: number) => `CONNECT 0x7f.1:${port} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ['an allowed name hiding another host behind @', (port: number) => `GET http://localhost:${port}@evil.net/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
+    ['credentials in an allowed URL', (port: number) => `GET http://user:pw@localhost:${port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
+    ['CONNECT with credentials in the target', (port: number) => `CONNECT localhost@evil.net:${port} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ['a wildcard-allowed name that resolves to local addresses (DNS rebinding, cloud metadata)', (port: number) => `CONNECT ${REBIND}:${port} HTTP/1.1\r\nHost: x\r\n\r\n`],
+  ])('refuses %s with 403, reaching nothing', async (_what, request) => {
+    const answer = await exchange(socketPath, request(destination.port));
+    expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(answer.toLowerCase()).toContain('x-term-mcp-proxy: refused');
+    expect(destination.requests).toHaveLength(0);
+    expect(resolved.filter((host) => host !== REBIND)).toEqual([]);
+  });
+
+  it('answers 502 when no address of an allowed host answers', async () => {
+    const unreachable = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']), resolve: () => Promise.resolve(['::1', '127.0.0.1']) });
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    try {
+      const socket = unreachable.listen();
+      expect(await exchange(socket, `CONNECT localhost:${closedPort} HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(/^HTTP\/1\.1 502 /);
+      expect(await exchange(socket, `GET http://localhost:${closedPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 502 /);
+    } finally {
+      await unreachable.close();
+    }
+  });
+
+  it('answers 502 for an allowed host that does not resolve, and 400 for requests that are not proxy requests', async () => {
+    expect(await exchange(socketPath, 'CONNECT nowhere.invalid:443 HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^HTTP\/1\.1 502 /);
+    expect(await exchange(socketPath, 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await exchange(socketPath, 'CONNECT localhost HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await exchange(socketPath, `GET https://localhost:${destination.port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    expect(destination.requests).toHaveLength(0);
+  });
+
+  it('survives clients that vanish mid-request and mid-tunnel, and keeps serving', async () => {
+    for (const partial of [
+      `POST http://localhost:${destination.port}/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nonly-a-little`,
+      `CONNECT localhost:${destination.port} HTTP/1.1\r\nHost: x\r\n\r\nGET /half`,
+      'CONNECT localh',
+    ]) {
+      await new Promise<void>((resolve) => {
+        const client = net.connect(socketPath, () => {
+          client.write(partial);
+          setTimeout(() => {
+            client.destroy();
+            resolve();
+          }, 100);
+        });
+        client.on('error', () => resolve());
+      });
+    }
+    const answer = await exchange(socketPath, `GET http://localhost:${destination.port}/after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(answer).toContain('hello from destination /after');
+    expect(proxy.readiness()).toEqual({ ready: true });
+  });
+
+  it('is unavailable after close, with its directory removed', async () => {
+    await proxy.close();
+    expect(existsSync(path.dirname(socketPath))).toBe(false);
+    expect(proxy.readiness()).toMatchObject({ ready: false, fix: expect.stringContaining('ALLOW_NETWORK') });
+  });
+
+  it('reports that it cannot start, and stays unavailable (fail closed)', () => {
+    const broken = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']), parentDir: path.join(os.tmpdir(), 'no-such-dir-for-the-proxy') });
+    expect(() => broken.listen()).toThrow();
+    expect(broken.readiness()).toMatchObject({ ready: false, reason: expect.stringContaining('could not start') });
+  });
+});
