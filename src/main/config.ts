@@ -2,6 +2,7 @@ import { accessSync, constants, opendirSync, realpathSync, statSync } from 'node
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../domain/errors.js';
+import { POLICY_MODES } from '../domain/policy/policy-types.js';
 
 /**
  * Configuration, parsed once at start-up from the environment and CLI flags (flags win), validated with zod,
@@ -25,7 +26,7 @@ const csv = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter
 const SETTINGS = {
   workspaceRoot: { env: ['WORKSPACE_ROOT'], flag: 'workspace', schema: z.string().min(1) },
   policyFile: { env: ['TERM_MCP_POLICY'], flag: 'policy', schema: z.string().min(1).optional() },
-  policyMode: { env: ['APPROVAL_MODE', 'TERM_MCP_MODE'], flag: 'mode', schema: z.enum(['inspect', 'confirm', 'trusted']).optional() },
+  policyMode: { env: ['APPROVAL_MODE', 'TERM_MCP_MODE'], flag: 'mode', schema: z.enum(POLICY_MODES).optional() },
   approvalChannel: { env: ['TERM_MCP_APPROVAL'], flag: 'approval', schema: z.enum(['client', 'operator']).default('client') },
   allowNetwork: { env: ['ALLOW_NETWORK'], schema: bool.optional() },
   maxCommandLength: { env: ['MAX_COMMAND_LENGTH'], schema: positiveInt.max(100_000).default(1000) },
