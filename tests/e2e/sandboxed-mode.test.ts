@@ -3,6 +3,8 @@ import path from 'node:path';
 import { makeOutsideDir, openListener } from '../support/sandbox-attack';
 import { modern, StdioPeer } from '../support/stdio-peer';
 import { makeTempWorkspace } from '../support/workspace';
+import { jsonSchemaValidator, SHIPPED_SCHEMA_FILE } from '../support/receipt-fixtures';
+import { modernHeaders, modernRequest, post, read, startTestServer, TOKEN } from './http-harness';
 
 /*
  * Sandboxed mode over STDIO against the real server and the real bubblewrap sandbox: `sh -c` lines, loops and a
@@ -107,6 +109,30 @@ describe('sandboxed mode over STDIO', () => {
   it('asks for an approval for a path outside the workspace', async () => {
     const plan = (await callTool(peer, 'terminal_plan', { command: `cat ${canary}` })).structuredContent;
     expect(plan).toMatchObject({ status: 'planned', approval_id: expect.any(String), policy: { requires_approval: true, matched_rule: 'path_outside_workspace' } });
+  });
+});
+
+describe('sandboxed mode over HTTP', () => {
+  it('says so in /mcp/info and /ui/config, and its receipts validate against the shipped 1.0 schema', async () => {
+    const server = await startTestServer({ APPROVAL_MODE: 'sandboxed' });
+    try {
+      const auth = { Authorization: `Bearer ${TOKEN}` };
+      const info = await read(await fetch(`${server.origin}/mcp/info`, { headers: auth }));
+      expect(info.json).toMatchObject({ approval_mode: 'sandboxed' });
+      const ui = await read(await fetch(`${server.origin}/ui/config`, { headers: auth }));
+      expect(ui.json).toMatchObject({ mode: 'sandboxed' });
+      const call = await post(
+        server.url,
+        modernRequest('tools/call', 1, { name: 'terminal_execute', arguments: { command: "sh -c 'echo over-http > h.txt; cat h.txt'" } }),
+        modernHeaders('tools/call', 'terminal_execute'),
+      );
+      const receipt = (call.json?.result as { structuredContent?: Record<string, unknown> } | undefined)?.structuredContent;
+      expect(receipt).toMatchObject({ mode: 'sandboxed', status: 'succeeded', stdout: 'over-http\n' });
+      const validate = jsonSchemaValidator(JSON.parse(readFileSync(SHIPPED_SCHEMA_FILE, 'utf8')) as Record<string, unknown>);
+      expect(validate(receipt)).toEqual({ valid: true, errors: [] });
+    } finally {
+      await server.stop();
+    }
   });
 });
 
