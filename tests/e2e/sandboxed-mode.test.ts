@@ -55,6 +55,7 @@ describe('sandboxed mode over STDIO', () => {
         `python3 -c "import socket; socket.create_connection(('127.0.0.1', ${listener.port}), 2)" 2>/dev/null && echo PY-CONNECTED`,
         'cat policy.yaml 2>/dev/null | grep -q sandboxed && echo POLICY-READ',
         "echo 'mode: trusted' > policy.yaml 2>/dev/null && echo POLICY-WRITTEN",
+        "grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status && echo NO-NEW-PRIVS",
         'exit 0',
       ].join('\n'),
     );
@@ -87,6 +88,8 @@ describe('sandboxed mode over STDIO', () => {
     const stdout = String(result.structuredContent.stdout);
     expect(stdout).toContain('SCRIPT-RAN');
     expect(stdout).toContain('WORKSPACE-WRITTEN');
+    // setuid programs (sudo) cannot elevate anything the script runs.
+    expect(stdout).toContain('NO-NEW-PRIVS');
     expect(readFileSync(path.join(workspace.root, 'made-by-script.txt'), 'utf8')).toBe('made-by-script\n');
     expect(readFileSync(canary, 'utf8')).toBe('untouched\n');
     expect(existsSync(path.join(outside.root, 'created'))).toBe(false);
