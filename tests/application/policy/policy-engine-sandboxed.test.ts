@@ -3,7 +3,9 @@ import path from 'node:path';
 import { ShellSyntaxError } from '../../../src/domain/policy/policy-errors';
 import { parseShellCommand } from '../../../src/application/policy/shell-parser';
 import type { PolicySettings } from '../../../src/application/policy/policy-settings';
-import { PolicyWorkspace } from './policy-workspace';
+import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
+import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
+import { InstalledToolsInspector, PolicyWorkspace } from './policy-workspace';
 
 /** Sandboxed mode: any readable line runs in the sandbox; the floor and what needs more than the sandbox stay. */
 describe('policy engine: sandboxed mode', () => {
@@ -111,6 +113,26 @@ describe('policy engine: sandboxed mode', () => {
     expect(decision.verdict).toBe('approval_required');
     expect(decision.matchedRule).toBe('path_outside_workspace');
     expect(decision.reasons.join(' ')).toContain(escape);
+  });
+
+  it('runs a program named by its trusted path, symlinks followed, and asks for one elsewhere', () => {
+    // The test inspector finds every tool in /usr/bin; /usr/bin/make is that file.
+    expect(sandboxed('/usr/bin/make test').verdict).toBe('allow');
+    expect(sandboxed('/opt/make test').matchedRule).toBe('path_outside_workspace');
+  });
+
+  it('compares a program path with the trusted one with symlinks followed (merged /usr: /bin/sh is /usr/bin/sh)', () => {
+    // tools/make -> make.real is what the trusted PATH finds; alias -> tools is another way to write it.
+    const tools = path.join(workspace.base, 'tools');
+    fs.mkdirSync(tools);
+    fs.writeFileSync(path.join(tools, 'make.real'), '');
+    fs.symlinkSync('make.real', path.join(tools, 'make'));
+    fs.symlinkSync(tools, path.join(workspace.base, 'alias'));
+    const inspector = new InstalledToolsInspector(workspace.root);
+    inspector.findExecutable = (name) => (name === 'make' ? path.join(tools, 'make') : null);
+    const engine = new DefaultPolicyEngine(inspector, { ...DEFAULT_POLICY_SETTINGS, mode: 'sandboxed' });
+    expect(engine.evaluate({ command: `${workspace.base}/alias/make test`, cwd: workspace.root }).verdict).toBe('allow');
+    expect(engine.evaluate({ command: `${tools}/make.real test`, cwd: workspace.root }).verdict).toBe('approval_required');
   });
 
   it('asks for an approval when the program is only known at run time', () => {

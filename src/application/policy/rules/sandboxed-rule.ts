@@ -122,12 +122,15 @@ function judgeBeyondWorkspace(command: CommandShape, program: string | null, con
   return allow(risk, 'sandboxed_command', 'runs inside the sandbox: workspace writable, rest of the system read-only, no network', facts);
 }
 
-/** A program given by path runs from the workspace or from the trusted PATH directories. */
+/**
+ * A program given by path runs from the workspace, or is the very file the trusted PATH finds under its name (compared
+ * with symlinks followed: `/bin/sh` and `/usr/bin/sh` are the same program on a merged /usr).
+ */
 function runsFromTrustedPlace(programPath: string, context: JudgeContext): boolean {
   const facts = context.inspector.resolve(context.cwd, programPath);
   if (facts.inside) return true;
   const found = context.inspector.findExecutable(programName(programPath));
-  return found !== null && found === facts.absolute;
+  return found !== null && context.inspector.resolve(context.cwd, found).absolute === facts.absolute;
 }
 
 /** Every literal word of the command (and each `--opt=value` value) that resolves to the server's own files. */
