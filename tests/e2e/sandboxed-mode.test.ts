@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeOutsideDir, openListener } from '../support/sandbox-attack';
 import { modern, StdioPeer } from '../support/stdio-peer';
@@ -33,6 +34,7 @@ describe('sandboxed mode over STDIO', () => {
   let listener: Awaited<ReturnType<typeof openListener>>;
   let canary: string;
   let policyFile: string;
+  let gitConfig: string;
   let peer: StdioPeer;
 
   beforeAll(async () => {
@@ -55,11 +57,16 @@ describe('sandboxed mode over STDIO', () => {
         `python3 -c "import socket; socket.create_connection(('127.0.0.1', ${listener.port}), 2)" 2>/dev/null && echo PY-CONNECTED`,
         'cat policy.yaml 2>/dev/null | grep -q sandboxed && echo POLICY-READ',
         "echo 'mode: trusted' > policy.yaml 2>/dev/null && echo POLICY-WRITTEN",
+        "echo '[alias] x = !sh' >> .git/config 2>/dev/null && echo GIT-CONFIG-CHANGED",
+        "echo 'echo hooked' > .git/hooks/pre-commit 2>/dev/null && echo HOOK-PLANTED",
         "grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status && echo NO-NEW-PRIVS",
         'exit 0',
       ].join('\n'),
     );
     chmodSync(script, 0o755);
+    execFileSync('git', ['init', '-q', '.'], { cwd: workspace.root, stdio: 'ignore', env: { PATH: '/usr/bin:/bin', HOME: workspace.root } });
+    mkdirSync(path.join(workspace.root, '.git', 'hooks'), { recursive: true });
+    gitConfig = readFileSync(path.join(workspace.root, '.git', 'config'), 'utf8');
     policyFile = path.join(workspace.root, 'policy.yaml');
     writeFileSync(policyFile, 'mode: sandboxed\n');
     peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, TERM_MCP_POLICY: policyFile, HOME: outside.root });
@@ -78,7 +85,7 @@ describe('sandboxed mode over STDIO', () => {
     expect(plan.approval_id).toBeUndefined();
     const result = await callTool(peer, 'terminal_execute', { session_id: plan.session_id, plan_id: plan.id });
     expect(result.isError).toBe(false);
-    expect(result.structuredContent).toMatchObject({ status: 'succeeded', exit_code: 0, mode: 'sandboxed', confinement: { sandbox: 'bubblewrap', network: 'off' } });
+    expect(result.structuredContent).toMatchObject({ status: 'succeeded', exit_code: 0, mode: 'sandboxed', confinement: { sandbox: 'bubblewrap', network: 'off', writable_roots: [workspace.root, '/tmp'] } });
     expect(readFileSync(path.join(workspace.root, 'loop.txt'), 'utf8')).toBe('line-1\nline-2\nline-3\n');
   });
 
@@ -94,8 +101,10 @@ describe('sandboxed mode over STDIO', () => {
     expect(readFileSync(canary, 'utf8')).toBe('untouched\n');
     expect(existsSync(path.join(outside.root, 'created'))).toBe(false);
     expect(listener.connections()).toBe(0);
-    expect(stdout).not.toMatch(/CANARY-|CONNECTED|POLICY-/);
+    expect(stdout).not.toMatch(/CANARY-|CONNECTED|POLICY-|GIT-CONFIG|HOOK-/);
     expect(readFileSync(policyFile, 'utf8')).toBe('mode: sandboxed\n');
+    expect(readFileSync(path.join(workspace.root, '.git', 'config'), 'utf8')).toBe(gitConfig);
+    expect(existsSync(path.join(workspace.root, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
   it.each([
