@@ -122,6 +122,17 @@ describe('sandboxed mode over STDIO', () => {
     const plan = (await callTool(peer, 'terminal_plan', { command: `cat ${canary}` })).structuredContent;
     expect(plan).toMatchObject({ status: 'planned', approval_id: expect.any(String), policy: { requires_approval: true, matched_rule: 'path_outside_workspace' } });
   });
+
+  it('does not widen the sandbox once approved: an approved write outside the workspace still fails', async () => {
+    const target = path.join(outside.root, 'approved.txt');
+    const plan = (await callTool(peer, 'terminal_plan', { command: `echo approved > ${target}` })).structuredContent;
+    expect(plan.policy).toMatchObject({ matched_rule: 'path_outside_workspace' });
+    const ids = { session_id: plan.session_id, plan_id: plan.id };
+    expect((await callTool(peer, 'terminal_approve', { ...ids, approval_id: plan.approval_id })).isError).toBe(false);
+    const result = await callTool(peer, 'terminal_execute', ids);
+    expect(result.structuredContent).toMatchObject({ status: 'failed', stderr: expect.stringMatching(/Read-only file system/) });
+    expect(existsSync(target)).toBe(false);
+  });
 });
 
 describe('sandboxed mode over HTTP', () => {
