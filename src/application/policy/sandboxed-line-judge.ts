@@ -1,4 +1,5 @@
 import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';
+import { SHELLS } from './command-catalog.js';
 import type { JudgedPart } from './command-line-judge.js';
 import { syntaxDenial } from './command-line-judge.js';
 import { allow, deny, needsApproval, type JudgeContext, type Judgement } from './rules/judgement.js';
@@ -44,7 +45,8 @@ export class SandboxedLineJudge {
       parts.push({ text: command.text, ...judgeSandboxedCommand(command, this.context) });
       const name = command.words[0];
       if (name !== undefined && name.expansions.length === 0) {
-        const inner = unwrapCommand(programName(name.value).toLowerCase(), command.words.slice(1));
+        const program = programName(name.value).toLowerCase();
+        const inner = unwrapCommand(program, command.words.slice(1)) ?? hereDocumentScript(program, command.redirections);
         if (inner) this.judgeInner(inner, depth + 1, parts);
       }
       for (const body of substitutionBodies([...command.assignments, ...command.words], command.redirections)) this.judgeList(body, depth, parts);
@@ -88,6 +90,13 @@ export class SandboxedLineJudge {
       parts.push({ text, ...syntaxDenial(error) });
     }
   }
+}
+
+/** `sh <<'EOF' ... EOF`: a shell without `-c` reads its script from the here-document, which is judged like `-c`. */
+function hereDocumentScript(program: string, redirections: readonly Redirection[]): InnerCommand | null {
+  if (!SHELLS.has(program)) return null;
+  const body = redirections.find((redirection) => redirection.hereDocument !== undefined && (redirection.fd === null || redirection.fd === 0))?.hereDocument?.body;
+  return body === undefined || body.trim() === '' ? null : { kind: 'script', text: body };
 }
 
 function substitutionBodies(words: readonly Word[], redirections: readonly Redirection[]): CommandList[] {

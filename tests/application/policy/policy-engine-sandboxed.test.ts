@@ -51,6 +51,7 @@ describe('policy engine: sandboxed mode', () => {
     'git commit -m wip',
     'awk "{print \\$1}" README.md',
     'find . -name "*.txt" -exec grep -l foo {} +',
+    "sh <<'EOF'\nfor i in 1 2; do echo $i; done\nEOF",
   ])('allows %j without approval', (command) => {
     const decision = sandboxed(command);
     expect({ verdict: decision.verdict, rule: decision.matchedRule }).toEqual({ verdict: 'allow', rule: expect.stringMatching(/^sandboxed_/) });
@@ -79,6 +80,10 @@ describe('policy engine: sandboxed mode', () => {
     ['if true; then su; fi', 'privilege_change'],
     ['ls | xargs sudo rm', 'privilege_change'],
     ['eval "sudo id"', 'privilege_change'],
+    ["sh <<'EOF'\necho hi\nsudo id\nEOF", 'privilege_change'],
+    ['bash -s <<EOF\nfor i in 1; do doas id; done\nEOF', 'privilege_change'],
+    ['ls &> out.txt', 'unsupported_redirection'],
+    ['cat <<< hi', 'unsupported_redirection'],
     ['docker run --rm alpine', 'host_administration'],
     ['systemctl stop sshd', 'host_administration'],
     ['mkfs.ext4 disk.img', 'host_administration'],

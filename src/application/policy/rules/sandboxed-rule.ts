@@ -38,6 +38,8 @@ export const SANDBOXED_FLOOR_FAMILIES: Readonly<Record<string, readonly string[]
   'host administration, system packages and containers (also any mkfs.*)': HOST_ADMINISTRATION,
 });
 
+const BASH_ONLY_REDIRECTIONS: ReadonlySet<string> = new Set(['&>', '&>>', '<<<']);
+
 /** Programs that download and run packages whenever they are used. */
 const PACKAGE_RUNNERS: ReadonlySet<string> = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx']);
 const PIP_NETWORK = new Set(['install', 'download', 'wheel']);
@@ -82,6 +84,9 @@ export function judgeSandboxedCommand(command: CommandShape, context: JudgeConte
   }
   const cwd = context.cwd.startsWith('/') ? context.inspector.resolve(context.cwd, '') : null;
   if (!cwd || !cwd.inside || !cwd.isDirectory) return deny('cwd_outside_workspace', 'working directory is outside the configured workspace');
+  const bashOnly = command.redirections.find((redirection) => BASH_ONLY_REDIRECTIONS.has(redirection.operator));
+  // The line runs under dash, which reads `ls &> f` as `ls &` then `> f`: refused, as in every mode.
+  if (bashOnly) return deny('unsupported_redirection', `redirection ${bashOnly.operator} is not supported by /bin/sh`);
   const serverFile = findServerFile(command, context);
   if (serverFile !== null) return deny('server_files', `the server's own policy, configuration and audit log are off limits: ${serverFile}`);
   if (program !== null) {
