@@ -43,7 +43,7 @@ export interface CliCommand {
 /** The flags both servers take; each overrides an environment variable (docs/configuration.md). */
 const SERVER_FLAGS: readonly CliFlag[] = [
   { name: 'workspace', value: 'DIR', description: 'WORKSPACE_ROOT: the folder commands run in (default: the current directory)' },
-  { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: inspect (default, read-only) | confirm | trusted' },
+  { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: inspect (default, read-only) | confirm | trusted | sandboxed' },
   { name: 'policy', value: 'FILE', description: 'TERM_MCP_POLICY: a JSON or YAML policy file' },
   { name: 'approval', value: 'CHANNEL', description: 'TERM_MCP_APPROVAL: client (default) | operator' },
 ];
@@ -73,7 +73,7 @@ export const CLI_COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze(
     synopsis: '"<command>" [flags]',
     flags: [
       { name: 'workspace', value: 'DIR', description: 'WORKSPACE_ROOT: the workspace to judge against (default: the current directory)' },
-      { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: inspect (default) | confirm | trusted' },
+      { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: inspect (default) | confirm | trusted | sandboxed' },
       { name: 'policy', value: 'FILE', description: 'TERM_MCP_POLICY: a JSON or YAML policy file' },
       { name: 'cwd', value: 'DIR', description: 'the working directory of the command (relative to the workspace; default its root)' },
       { name: 'json', description: 'print the decision as JSON' },

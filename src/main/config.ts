@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../domain/errors.js';
 import { allowlistEntryProblem, DEFAULT_ALLOWED_DOMAINS } from '../domain/execution/network-allowlist.js';
+import { POLICY_MODES } from '../domain/policy/policy-types.js';
 
 /**
  * Configuration, parsed once at start-up from the environment and CLI flags (flags win), validated with zod,
@@ -36,7 +37,7 @@ const domainList = csv.superRefine((entries, context) => {
 const SETTINGS = {
   workspaceRoot: { env: ['WORKSPACE_ROOT'], flag: 'workspace', schema: z.string().min(1) },
   policyFile: { env: ['TERM_MCP_POLICY'], flag: 'policy', schema: z.string().min(1).optional() },
-  policyMode: { env: ['APPROVAL_MODE', 'TERM_MCP_MODE'], flag: 'mode', schema: z.enum(['inspect', 'confirm', 'trusted']).optional() },
+  policyMode: { env: ['APPROVAL_MODE', 'TERM_MCP_MODE'], flag: 'mode', schema: z.enum(POLICY_MODES).optional() },
   approvalChannel: { env: ['TERM_MCP_APPROVAL'], flag: 'approval', schema: z.enum(['client', 'operator']).default('client') },
   allowNetwork: { env: ['ALLOW_NETWORK'], schema: bool.optional() },
   // With ALLOW_NETWORK: the only hosts the sandbox's filtering proxy lets commands reach.

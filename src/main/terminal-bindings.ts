@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import type { Container } from 'inversify';
@@ -191,11 +191,36 @@ export async function shutdownTerminal(container: Container): Promise<void> {
  */
 export function loadPolicySettings(config: Config): PolicySettings {
   const fromFile = config.policyFile === undefined ? DEFAULT_POLICY_SETTINGS : readPolicyFile(config.policyFile);
+  const mode = config.policyMode ?? fromFile.mode;
+  if (mode === 'sandboxed' && !config.sandboxEnabled) {
+    // Fail closed: sandboxed mode allows what only the sandbox makes safe; without it, it must not start at all.
+    const source = config.policyMode === undefined ? 'TERM_MCP_POLICY' : 'APPROVAL_MODE';
+    throw new ConfigurationError(
+      `${source}: mode sandboxed needs the bubblewrap sandbox, but TERM_MCP_SANDBOX is off; turn the sandbox on or choose another mode (confirm asks before writes)`,
+      { setting: source },
+    );
+  }
+  const serverFiles = [config.policyFile, config.auditLog].flatMap((file) => (file === undefined ? [] : [realPath(path.resolve(file))]));
   return Object.freeze({
     ...fromFile,
-    mode: config.policyMode ?? fromFile.mode,
+    mode,
     allowNetwork: config.allowNetwork ?? fromFile.allowNetwork,
+    serverFiles: Object.freeze(serverFiles),
   });
+}
+
+/** The path with symlinks resolved, as the policy's path inspector resolves the words it compares with it. */
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    // Not created yet (an audit log before the first receipt): its parent may still be a symlink.
+    try {
+      return path.join(realpathSync(path.dirname(file)), path.basename(file));
+    } catch {
+      return file;
+    }
+  }
 }
 
 function readPolicyFile(file: string): PolicySettings {

@@ -187,6 +187,20 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     expectCleanPage();
   });
 
+  it('shows sandboxed mode in its chip, and runs a shell loop there without an approval', async () => {
+    await open({ APPROVAL_MODE: 'sandboxed' });
+    const { page } = ui;
+    expect(await page.textContent('#mode-chip')).toBe('Mode sandboxed');
+    const card = await ui.plan("sh -c 'for i in 1 2; do echo ui-$i; done'", 'Planned');
+    expect(await card.locator('[data-action=approve]').count()).toBe(0);
+    await card.locator('[data-action=run]').click();
+    await ui.waitForTerminalLine(/^— Succeeded · exit 0/);
+    expect(await ui.terminalLines()).toEqual(expect.arrayContaining(['ui-1', 'ui-2']));
+    await page.locator('#receipt-seal').filter({ hasText: /^VERIFIED$/ }).waitFor();
+    expect(await page.textContent('#receipt-permission')).toBe('sandboxed / policy allowed');
+    expectCleanPage();
+  });
+
   it('plans with Ctrl+Enter, focuses the command with /, and clears it with Esc', async () => {
     const { page } = ui;
     await open();

@@ -18,10 +18,14 @@ describe('term-mcp explain', () => {
   });
 
   async function explain(...argv: string[]) {
+    return explainWith({}, ...argv);
+  }
+
+  async function explainWith(env: Record<string, string>, ...argv: string[]) {
     let stdout = '';
     let stderr = '';
     const code = await runCli(['explain', ...argv], {
-      env: {},
+      env,
       cwd: root,
       stdout: { write: (text: string) => (stdout += text) },
       stderr: { write: (text: string) => (stderr += text) },
@@ -50,6 +54,25 @@ describe('term-mcp explain', () => {
     const { stdout } = await explain('touch created.txt', '--mode', 'trusted');
     expect(stdout).toContain('verdict: allow (mode trusted');
     expect(fs.existsSync(path.join(root, 'created.txt'))).toBe(false);
+  });
+
+  it('explains sandboxed mode: a loop through sh -c is allowed and launched as written; sudo inside it is denied', async () => {
+    const line = "sh -c 'for f in src/*; do wc -l \"$f\"; done'";
+    const { code, stdout } = await explain(line, '--mode', 'sandboxed');
+    expect(code).toBe(0);
+    expect(stdout).toContain(`verdict: allow (mode sandboxed, cwd ${root})`);
+    expect(stdout).toContain('rule:    sandboxed_command');
+    expect(stdout).toContain(`launch:  /bin/sh -c ${JSON.stringify(line)}`);
+    const denied = await explain('sh -c "sudo make install"', '--mode', 'sandboxed');
+    expect(denied.stdout).toContain('rule:    privilege_change');
+    expect(fs.existsSync(path.join(root, 'created.txt'))).toBe(false);
+  });
+
+  it('refuses sandboxed mode with the sandbox off, as the server would (exit 2)', async () => {
+    const { code, stdout, stderr } = await explainWith({ TERM_MCP_SANDBOX: 'off' }, 'ls', '--mode', 'sandboxed');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('mode sandboxed needs the bubblewrap sandbox, but TERM_MCP_SANDBOX is off');
   });
 
   it('takes --cwd relative to the workspace and refuses one outside it', async () => {

@@ -58,6 +58,12 @@ export class CommandLineJudge {
   }
 
   private judgeCommand(command: Command, structural: Judgement | null, depth: number, parts: JudgedPart[], spans: ExecutableSpan[]): void {
+    if ('bodies' in command) {
+      // Only parsed for sandboxed mode, which has its own judge; refused here like the reserved word it starts with.
+      parts.push({ text: command.text, ...deny('shell_keyword', `shell control structures are not supported: ${command.type}`) });
+      for (const body of command.bodies) this.judgeList(body, depth, parts, spans);
+      return;
+    }
     if (command.type !== 'simple') {
       const own = command.type === 'subshell' ? deny('subshell', 'subshells ( ) are not supported') : deny('command_group', 'command groups { } are not supported');
       parts.push({ text: command.text, ...(structural ?? own) });

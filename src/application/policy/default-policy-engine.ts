@@ -9,6 +9,7 @@ import { findFloorViolation } from './policy-floor.js';
 import { DEFAULT_POLICY_SETTINGS, type PolicyExamples, type PolicySettings } from './policy-settings.js';
 import { deny, higherRisk, riskSeverity, verdictSeverity, type Judgement } from './rules/judgement.js';
 import type { ParsedCommandLine } from './shell-ast.js';
+import { SANDBOXED_PARSE, SandboxedLineJudge } from './sandboxed-line-judge.js';
 import { parseShellCommand } from './shell-parser.js';
 
 /** Seed limit (policy.py hard-codes 1000; MAX_COMMAND_LENGTH documents it), counted in characters. */
@@ -61,15 +62,19 @@ export class DefaultPolicyEngine implements PolicyEngine {
     const command = request.command;
     const early = checkCommandText(command, this.maxCommandCharacters);
     if (early) return decide([{ text: typeof command === 'string' ? command : '', ...early }], null, command, []);
+    const sandboxed = this.settings.mode === 'sandboxed';
     let parsed: ParsedCommandLine;
     try {
-      parsed = parseShellCommand(command);
+      parsed = parseShellCommand(command, sandboxed ? SANDBOXED_PARSE : {});
     } catch (error) {
       if (!(error instanceof ShellSyntaxError)) throw error;
       return decide([{ text: command, ...syntaxDenial(error) }], null, command, []);
     }
-    const inspector = new MemoizedPathInspector(this.inspector);
-    const line = new CommandLineJudge({ settings: this.settings, inspector, cwd: request.cwd }).judgeLine(parsed);
+    const context = { settings: this.settings, inspector: new MemoizedPathInspector(this.inspector), cwd: request.cwd };
+    // Sandboxed mode launches the line as written through /bin/sh (no spans to rewrite): the sandbox, not name
+    // resolution, bounds what it runs, and PATH is the fixed trusted one.
+    if (sandboxed) return decide(new SandboxedLineJudge(context).judgeLine(parsed), parsed, command, []);
+    const line = new CommandLineJudge(context).judgeLine(parsed);
     return decide(line.parts, parsed, command, line.executableSpans);
   }
 }

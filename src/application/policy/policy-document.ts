@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { PolicyFileInvalid } from '../../domain/policy/policy-errors.js';
+import { POLICY_MODES } from '../../domain/policy/policy-types.js';
 import { findFloorViolation, type CommandListName } from './policy-floor.js';
 import { DEFAULT_POLICY_SETTINGS, type PolicySettings } from './policy-settings.js';
 
@@ -9,7 +10,7 @@ export { DEFAULT_POLICY_SETTINGS } from './policy-settings.js';
 /**
  * A policy file (TERM_MCP_POLICY), JSON or YAML. Every key is optional; unknown keys are errors.
  *
- *   mode: confirm                 # inspect | confirm | trusted
+ *   mode: confirm                 # inspect | confirm | trusted | sandboxed
  *   allow_network: false
  *   commands:
  *     read_only: [jq]             # judged like cat: low risk, paths confined to the workspace
@@ -25,7 +26,7 @@ export { DEFAULT_POLICY_SETTINGS } from './policy-settings.js';
  * keep their built-in rules.
  */
 const PolicyDocumentSchema = z.strictObject({
-  mode: z.enum(['inspect', 'confirm', 'trusted']).optional(),
+  mode: z.enum(POLICY_MODES).optional(),
   allow_network: z.boolean().optional(),
   commands: z
     .strictObject({

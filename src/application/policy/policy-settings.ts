@@ -16,6 +16,11 @@ export interface PolicySettings {
    * built, so a rule that does not do what its author meant stops start-up instead of judging wrongly.
    */
   readonly examples?: PolicyExamples;
+  /**
+   * Absolute paths of the server's own files (the policy file, the audit log): sandboxed mode denies any command line
+   * that names them, on top of the sandbox hiding them.
+   */
+  readonly serverFiles?: readonly string[];
 }
 
 export interface PolicyExamples {

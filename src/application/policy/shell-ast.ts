@@ -69,7 +69,22 @@ export interface CompoundCommand {
   readonly detached: boolean;
 }
 
-export type Command = SimpleCommand | CompoundCommand;
+/**
+ * `for NAME [in WORDS]; do LIST; done`, `while LIST; do LIST; done`, `until ...`, `if LIST; then LIST; [elif ...]
+ * [else LIST;] fi`. Only parsed when the caller asks for control structures (sandboxed mode).
+ */
+export interface ControlStructure {
+  readonly type: 'for' | 'while' | 'until' | 'if';
+  readonly text: string;
+  /** `for`: the words after `in` (they are expanded like arguments). Empty for the others. */
+  readonly words: readonly Word[];
+  /** Conditions and bodies, in source order. */
+  readonly bodies: readonly CommandList[];
+  readonly redirections: readonly Redirection[];
+  readonly detached: boolean;
+}
+
+export type Command = SimpleCommand | CompoundCommand | ControlStructure;
 
 export type PipeOperator = '|' | '|&';
 

@@ -2,6 +2,7 @@ import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';
 import type {
   Command,
   CommandList,
+  ControlStructure,
   Expansion,
   ListItem,
   ListSeparator,
@@ -22,9 +23,20 @@ import { scanArithmeticEnd, scanBacktickBody, scanBracedParameterEnd, scanDollar
  * unbalanced anything) raise `ShellSyntaxError`, which the policy turns into a denial. It never guesses:
  * whatever it cannot represent faithfully must fail, because the policy judges exactly what this returns.
  */
-export function parseShellCommand(source: string): ParsedCommandLine {
-  return new ShellParser(source, false, 0).parseLine();
+export function parseShellCommand(source: string, options: ParseOptions = {}): ParsedCommandLine {
+  return new ShellParser(source, false, 0, options.controlStructures === true).parseLine();
 }
+
+export interface ParseOptions {
+  /**
+   * Also read `for`, `while`, `until` and `if` (sandboxed mode, where the OS sandbox, not the policy, bounds what a
+   * command does). Off by default: the other modes refuse control structures as reserved words.
+   */
+  readonly controlStructures?: boolean;
+}
+
+/** Reserved words that open a control structure, when control structures are read. */
+const CONTROL_OPENERS = new Set(['for', 'while', 'until', 'if']);
 
 /** Nesting of substitutions, subshells and groups; deeper lines are refused instead of recursing further. */
 const MAX_NESTING = 16;
@@ -59,7 +71,8 @@ interface PendingHereDocument {
   readonly redirection: HereDocumentRedirection;
 }
 
-type ListCloser = 'end' | ')' | '}';
+/** What ends a list: the line, `)`, `}`, or one of the reserved words that continue a control structure. */
+type ListCloser = 'end' | ')' | '}' | readonly string[];
 
 class ShellParser {
   private pos = 0;
@@ -72,6 +85,7 @@ class ShellParser {
     /** Parsing a backtick body: offsets do not map back to the original line. */
     private readonly detached: boolean,
     nesting: number,
+    private readonly controlStructures: boolean,
   ) {
     this.nesting = nesting;
   }
@@ -156,6 +170,7 @@ class ShellParser {
     if (this.pos >= this.src.length) return true;
     if (closer === ')') return this.src[this.pos] === ')';
     if (closer === '}') return this.atReservedWord('}');
+    if (Array.isArray(closer)) return closer.some((word) => this.atReservedWord(word));
     return false;
   }
 
@@ -180,7 +195,66 @@ class ShellParser {
       const redirections = this.parseTrailingRedirections();
       return { type: 'group', text: this.src.slice(start, this.pos), body, redirections, detached: this.detached };
     }
+    const opener = this.controlStructures ? [...CONTROL_OPENERS].find((word) => this.atReservedWord(word)) : undefined;
+    if (opener !== undefined) return this.nested(() => this.parseControlStructure(opener, start));
     return this.parseSimpleCommand(start);
+  }
+
+  private parseControlStructure(opener: string, start: number): ControlStructure {
+    this.pos += opener.length;
+    const words: Word[] = [];
+    const bodies: CommandList[] = [];
+    if (opener === 'for') {
+      this.skipBlanks();
+      const name = this.readWord();
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.raw)) throw this.syntaxError(`'for' needs a variable name, not '${name.raw}'`);
+      this.skipBlanks();
+      if (this.atReservedWord('in')) {
+        this.pos += 2;
+        for (;;) {
+          this.skipBlanks();
+          const c = this.src[this.pos];
+          if (c === undefined || c === ';' || c === '\n') break;
+          if (WORD_BREAKS.has(c)) throw this.syntaxError(`unexpected '${c}' in a for list`);
+          words.push(this.readWord());
+        }
+      }
+      this.skipBlanks();
+      if (this.src[this.pos] === ';') this.pos += 1;
+      this.skipBlankLines();
+      this.expectReserved('do');
+      bodies.push(this.parseList(['done']));
+      this.expectReserved('done');
+    } else if (opener === 'while' || opener === 'until') {
+      bodies.push(this.parseList(['do']));
+      this.expectReserved('do');
+      bodies.push(this.parseList(['done']));
+      this.expectReserved('done');
+    } else {
+      bodies.push(this.parseList(['then']));
+      this.expectReserved('then');
+      bodies.push(this.parseList(['elif', 'else', 'fi']));
+      while (this.atReservedWord('elif')) {
+        this.pos += 4;
+        bodies.push(this.parseList(['then']));
+        this.expectReserved('then');
+        bodies.push(this.parseList(['elif', 'else', 'fi']));
+      }
+      if (this.atReservedWord('else')) {
+        this.pos += 4;
+        bodies.push(this.parseList(['fi']));
+      }
+      this.expectReserved('fi');
+    }
+    const redirections = this.parseTrailingRedirections();
+    const type = opener as ControlStructure['type'];
+    return { type, text: this.src.slice(start, this.pos), words, bodies, redirections, detached: this.detached };
+  }
+
+  private expectReserved(word: string): void {
+    this.skipBlankLines();
+    if (!this.atReservedWord(word)) throw this.syntaxError(`expected '${word}'`);
+    this.pos += word.length;
   }
 
   private parseTrailingRedirections(): Redirection[] {
@@ -467,7 +541,7 @@ class ShellParser {
     const { body, end } = scanBacktickBody(this.src, start + 1, insideDoubleQuotes);
     this.pos = end;
     if (this.nesting + 1 > MAX_NESTING) throw this.syntaxError('substitutions are nested too deeply');
-    const parsed = new ShellParser(body, true, this.nesting + 1).parseLine();
+    const parsed = new ShellParser(body, true, this.nesting + 1, this.controlStructures).parseLine();
     if (parsed.hasComment) this.hasComment = true;
     return { feature: 'backtick_substitution', text: this.src.slice(start, this.pos), body: parsed.list };
   }

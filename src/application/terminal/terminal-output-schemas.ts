@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { POLICY_MODES } from '../../domain/policy/policy-types.js';
 
 /*
  * Output schemas of the terminal tools (exported as `outputSchema`). Plans and receipts keep the seed's schema 1.0
@@ -6,7 +7,7 @@ import { z } from 'zod';
  */
 
 const riskSchema = z.enum(['low', 'medium', 'high', 'blocked']);
-const modeSchema = z.enum(['inspect', 'confirm', 'trusted']);
+const modeSchema = z.enum(POLICY_MODES);
 
 export const policySummarySchema = z.object({
   allowed: z.boolean(),

@@ -1,8 +1,14 @@
 /** What the policy says about one command. */
 export type PolicyVerdict = 'allow' | 'deny' | 'approval_required';
 export type RiskLevel = 'low' | 'medium' | 'high' | 'blocked';
-/** Seed-compatible approval modes (APPROVAL_MODE): how strict the default rules are. */
-export type PolicyMode = 'inspect' | 'confirm' | 'trusted';
+/**
+ * Approval modes (APPROVAL_MODE): how strict the default rules are. inspect, confirm and trusted are the seed's;
+ * sandboxed lets any readable command line run inside the OS sandbox without approval (docs/security.md).
+ */
+export type PolicyMode = 'inspect' | 'confirm' | 'trusted' | 'sandboxed';
+
+/** Every mode, in order of the approvals they ask for; the one list zod schemas and the CLI take their values from. */
+export const POLICY_MODES = ['inspect', 'confirm', 'trusted', 'sandboxed'] as const satisfies readonly PolicyMode[];
 
 /** How an allowed command is to be launched: as an argv without any shell, or through the fixed shell. */
 export type LaunchForm = { kind: 'argv'; argv: readonly string[] } | { kind: 'shell'; script: string };

@@ -82,7 +82,7 @@ async function runChecks(context: CliContext, nodeVersion: string): Promise<Reco
     return checks;
   }
   checks.workspace_read = accessCheck(config.workspaceRoot, constants.R_OK | constants.X_OK, 'readable', true);
-  checks.workspace_write = accessCheck(config.workspaceRoot, constants.W_OK, 'writable (needed by confirm and trusted)', false);
+  checks.workspace_write = accessCheck(config.workspaceRoot, constants.W_OK, 'writable (needed by confirm, trusted and sandboxed)', false);
   checks.token = { ok: config.token !== undefined, detail: config.token !== undefined ? 'TERM_MCP_TOKEN is set' : 'TERM_MCP_TOKEN is not set (term-mcp http then prints a one-time token)', required: false };
   checks.deepseek_key = { ok: config.deepseekApiKey !== undefined, detail: config.deepseekApiKey !== undefined ? 'DEEPSEEK_API_KEY is set' : 'DEEPSEEK_API_KEY is not set (the planning chat is off)', required: false };
   try {

@@ -7,6 +7,7 @@ import {
   WRITE_COMMANDS,
 } from '../../../src/application/policy/command-catalog';
 import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
+import { SANDBOXED_FLOOR_FAMILIES } from '../../../src/application/policy/rules/sandboxed-rule';
 import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
 import type { PathFacts, PathInspector } from '../../../src/domain/policy/path-inspector';
 import type { PolicyMode } from '../../../src/domain/policy/policy-types';
@@ -67,7 +68,14 @@ const SAMPLES: Readonly<Record<string, readonly string[]>> = {
   sleep: ['sleep 1'],
 };
 
-const MODES: readonly PolicyMode[] = ['inspect', 'confirm', 'trusted'];
+/** Lines only sandboxed mode allows, and what it still refuses or asks about. */
+const SANDBOXED_SAMPLES: readonly string[] = [
+  './build.sh', 'sh -c "make && npm test"', 'python3 -m pytest', 'for f in src/*.ts; do wc -l "$f"; done',
+  'cat /etc/passwd', 'echo x > /tmp/x', '$TOOL run', 'curl https://example.com', 'git fetch', 'sudo make install',
+  'sh -c "su -c id"', 'mount -t tmpfs none out', 'docker ps', 'case x in a) ls;; esac',
+];
+
+const MODES: readonly PolicyMode[] = ['inspect', 'confirm', 'trusted', 'sandboxed'];
 
 function verdictCell(line: string, mode: PolicyMode): string {
   const engine = new DefaultPolicyEngine(new ImaginaryWorkspace(), { ...DEFAULT_POLICY_SETTINGS, mode });
@@ -77,7 +85,7 @@ function verdictCell(line: string, mode: PolicyMode): string {
 }
 
 function table(names: readonly string[], samplesFor: (name: string) => readonly string[]): string[] {
-  const rows = ['| Command line | inspect | confirm | trusted |', '|---|---|---|---|'];
+  const rows = [`| Command line | ${MODES.join(' | ')} |`, `|---|${MODES.map(() => '---|').join('')}`];
   for (const name of names) {
     for (const line of samplesFor(name)) {
       rows.push(`| \`${line.replace(/\|/g, '\\|')}\` | ${MODES.map((mode) => verdictCell(line, mode)).join(' | ')} |`);
@@ -125,11 +133,26 @@ export function renderCommandPage(): string {
     '',
     ...table(sorted(LONG_RUNNING_COMMANDS), defaultSample),
     '',
-    '## Hard floor: denied in every mode',
+    '## Sandboxed mode: any readable line',
     '',
-    'A policy file can neither make these read-only nor approvable.',
+    'In sandboxed mode the bubblewrap sandbox bounds what a program does, so scripts, interpreters, shells, loops and',
+    'pipelines run without an approval ([security.md](security.md)). What it still refuses or asks about:',
+    '',
+    ...table(['sandboxed'], () => SANDBOXED_SAMPLES),
+    '',
+    '## Hard floor: denied in inspect, confirm and trusted',
+    '',
+    'A policy file can neither make these read-only nor approvable. Sandboxed mode lets the sandbox contain shells,',
+    'interpreters, wrappers, network tools (without a network) and archivers; it keeps its own floor, below.',
     '',
     ...Object.entries(HARD_FLOOR_FAMILIES).map(([family, names]) => `- **${family}**: ${sorted(names).map((n) => `\`${n}\``).join(', ')}`),
+    '',
+    '## Sandboxed floor: denied in sandboxed mode',
+    '',
+    'Wherever they stand in the line (inside loops, substitutions, `sh -c`, `env`, `xargs`...). Network clients and',
+    'package downloads are denied while ALLOW_NETWORK is off and need an approval when it is on.',
+    '',
+    ...Object.entries(SANDBOXED_FLOOR_FAMILIES).map(([family, names]) => `- **${family}**: ${sorted(names).map((n) => `\`${n}\``).join(', ')}`),
     '',
   ];
   return lines.join('\n');

@@ -12,7 +12,7 @@ const NETWORK_OPERATIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   uv: new Set(['add', 'pip', 'sync', 'run', 'lock', 'tool']),
 };
 
-function requestsNetwork(executable: string, args: readonly Word[]): boolean {
+export function requestsNetwork(executable: string, args: readonly Word[]): boolean {
   const operations = NETWORK_OPERATIONS[executable];
   if (!operations) return false;
   // A bare `yarn` installs dependencies.
