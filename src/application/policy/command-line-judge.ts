@@ -1,4 +1,4 @@
-import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';
+import { CommandTooComplex, ShellSyntaxError } from '../../domain/policy/policy-errors.js';
 import { deny, type JudgeContext, type Judgement } from './rules/judgement.js';
 import type { InnerCommand } from './rules/wrapper-unwrap.js';
 import { LineDecision, type LineOutcome } from './line-decision.js';
@@ -124,6 +124,9 @@ export class CommandLineJudge {
 
 /** Seed wording for quoting problems; other syntax problems say what was not understood. */
 export function syntaxDenial(error: ShellSyntaxError): Judgement {
+  if (error instanceof CommandTooComplex) {
+    return deny('command_too_complex', `command line holds ${error.message} (at most ${error.limit.max} ${error.limit.what} are judged per line)`);
+  }
   if (error.reservedWord !== null) {
     return deny('shell_keyword', `shell control structures are not supported: ${error.reservedWord}`);
   }

@@ -74,16 +74,30 @@ export class DefaultPolicyEngine implements PolicyEngine {
       if (!(error instanceof ShellSyntaxError)) throw error;
       return decisionOf(single({ text: command, ...syntaxDenial(error) }), null, null);
     }
-    const inspector = new MemoizedPathInspector(this.inspector);
+    const inspector = new MemoizedPathInspector(this.inspector.snapshot?.() ?? this.inspector);
     const line = new CommandLineJudge({ settings: this.settings, inspector, cwd: request.cwd }).judgeLine(parsed);
     const launch = line.outcome.verdict === 'deny' ? null : launchFor(parsed, command, line.executableSpans);
     return decisionOf(line.outcome, parsed, launch);
   }
 }
 
+/** Characters as the user counts them (a surrogate pair is one), without building an array of them. */
+function codePoints(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0xdc00 || unit > 0xdfff || index === 0 || !isHighSurrogate(text.charCodeAt(index - 1))) count += 1;
+  }
+  return count;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
 function checkCommandText(command: unknown, maxCharacters: number): Judgement | null {
   if (typeof command !== 'string' || command.length === 0) return deny('empty_command', 'command must be a non-empty string');
-  if ([...command].length > maxCharacters) {
+  if (command.length > maxCharacters && codePoints(command) > maxCharacters) {
     return deny('command_too_long', `command exceeds the ${maxCharacters} character limit`);
   }
   if (HIDDEN_CHARACTERS.test(command.replace(/[ \t\n]/g, ''))) {

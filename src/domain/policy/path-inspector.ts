@@ -21,4 +21,9 @@ export interface PathInspector {
   resolve(cwd: string, token: string): PathFacts;
   /** Absolute path of an executable named `name` on the trusted PATH, or null. Never a workspace directory. */
   findExecutable(name: string): string | null;
+  /**
+   * Optional: a view for one evaluation that may remember what it has read of the file system (one line is judged
+   * as one snapshot anyway) and is dropped afterwards. The engine asks for one per evaluation.
+   */
+  snapshot?(): PathInspector;
 }
