@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PathFacts, PathInspector } from '../../domain/policy/path-inspector.js';
+import type { LinkListing, PathFacts, PathInspector } from '../../domain/policy/path-inspector.js';
 
 /** The only directories executables are taken from: never the server's PATH, never the workspace. */
 export const TRUSTED_EXECUTABLE_DIRECTORIES: readonly string[] = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
@@ -54,6 +54,32 @@ export class NodePathInspector implements PathInspector {
       isDirectory: stats?.isDirectory() ?? false,
       viaSymlink: walked.viaSymlink,
     };
+  }
+
+  listLinks(absolute: string, maxEntries: number): LinkListing {
+    const links: { path: string; target: string }[] = [];
+    const own = lstatOrNull(absolute);
+    if (own?.isSymbolicLink()) return { links: [{ path: absolute, target: fs.readlinkSync(absolute) }], entries: 1, truncated: false };
+    if (!own?.isDirectory()) return { links, entries: 1, truncated: false };
+    const directories = [absolute];
+    let entries = 0;
+    while (directories.length > 0) {
+      const directory = directories.pop() as string;
+      let listed: fs.Dirent[];
+      try {
+        listed = fs.readdirSync(directory, { withFileTypes: true });
+      } catch {
+        continue; // unreadable: the copy would not carry it either
+      }
+      entries += listed.length;
+      if (entries > maxEntries) return { links, entries, truncated: true };
+      for (const entry of listed) {
+        const entryPath = `${directory}/${entry.name}`;
+        if (entry.isSymbolicLink()) links.push({ path: entryPath, target: fs.readlinkSync(entryPath) });
+        else if (entry.isDirectory()) directories.push(entryPath);
+      }
+    }
+    return { links, entries, truncated: false };
   }
 
   findExecutable(name: string): string | null {
