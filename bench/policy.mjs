@@ -87,7 +87,7 @@ export async function runPolicyBench() {
       // CPU time, not wall time, so a loaded machine's preemptions do not pass for cost; from 1 000 characters up
       // (below that the fixed cost of an evaluation dominates).
       for (const row of rows) {
-        const scaled = reference && row.length >= 1_000 ? row.cpuP50 / row.length / (reference.cpuP50 / reference.length) : null;
+        const scaled = reference && row.length >= reference.length ? row.cpuP50 / row.length / (reference.cpuP50 / reference.length) : null;
         results.push({ ...row, perCharacterVsThousand: scaled });
       }
     }
