@@ -136,6 +136,12 @@ export function syntaxDenial(error: ShellSyntaxError): Judgement {
 }
 
 function substitutionBodies(command: SimpleCommand): CommandList[] {
+  if (!hasExpansion(command.assignments) && !hasExpansion(command.words) && command.redirections.length === 0) return [];
   const words = [...command.assignments, ...command.words, ...command.redirections.map((redirection) => redirection.target)];
   return words.flatMap((word) => word.expansions.flatMap((expansion) => (expansion.body ? [expansion.body] : [])));
+}
+
+function hasExpansion(words: SimpleCommand['words']): boolean {
+  for (const word of words) if (word.expansions.length > 0) return true;
+  return false;
 }

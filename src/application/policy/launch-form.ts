@@ -19,11 +19,18 @@ export function launchFor(parsed: ParsedCommandLine, command: string, spans: rea
   // One pass from the start of the line: each edit replaces [start, end) (an insertion has start === end), so the
   // script is built in time linear in the line, however many commands it holds. The walk meets names almost in
   // line order (a wrapper's insertions and a substitution's names can interleave), hence the sort.
-  const edits = spans.flatMap(({ start, end, absolute, insertions }) => [
-    { start, end, text: `'${absolute}'` },
-    ...insertions.map(({ offset, args }) => ({ start: offset, end: offset, text: ` ${args.map(quoteForShell).join(' ')}` })),
-  ]);
-  edits.sort((a, b) => a.start - b.start || a.end - b.end);
+  const edits: { start: number; end: number; text: string }[] = [];
+  let ordered = true;
+  for (const { start, end, absolute, insertions } of spans) {
+    const previous = edits[edits.length - 1];
+    if (previous && (start < previous.start || (start === previous.start && end < previous.end))) ordered = false;
+    edits.push({ start, end, text: `'${absolute}'` });
+    for (const { offset, args } of insertions) {
+      edits.push({ start: offset, end: offset, text: ` ${args.map(quoteForShell).join(' ')}` });
+      ordered = false;
+    }
+  }
+  if (!ordered) edits.sort((a, b) => a.start - b.start || a.end - b.end);
   const pieces: string[] = [];
   let cursor = 0;
   for (const edit of edits) {

@@ -37,7 +37,8 @@ export class MemoizedPathInspector implements PathInspector {
   }
 
   resolve(cwd: string, token: string): PathFacts {
-    const key = `${cwd}\0${token}`;
+    // The working directory itself is asked for by every command: keyed by itself, without building a key.
+    const key = token === '' ? cwd : `${cwd}\0${token}`;
     let facts = this.resolved.get(key);
     if (facts === undefined) {
       facts = this.inner.resolve(cwd, token);
