@@ -71,7 +71,7 @@ describe('policy: links never come to point outside, over generated command sequ
 
   it('seeded sequences of ln -s, mv, cp -r/-a/-d/-P and mkdir -p, run for real', () => {
     const random = seededRandom(Number(process.env.LINKS_SEED ?? 20261203));
-    const names = ['sub', 'sub/deeper', 'sub/deeper/l', 'sub/m', 'l', 'm', 'd', 'd/e', '.', '..', 'top', 'sub/x', 'deeper', 'abs', 'sub/deeper/', 'new'];
+    const names = ['sub', 'sub/deeper', 'sub/deeper/l', 'sub/m', 'l', 'm', 'd', 'd/e', '.', '..', 'top', 'sub/x', 'deeper', 'abs', 'sub/deeper/', 'new', 'sub/deeper/.', 'sub/.', 'sub/m/', 'd/.'];
     const targets = ['README.md', '../README.md', 'sub', '../../x', '/etc', 'a/b', 'l', `${base}/ws/README.md`];
     const verbs = ['mv', 'cp -r', 'cp -a', 'cp -d', 'cp -rP', 'cp -R', 'ln -s', 'mkdir -p'];
     const directories = ['', 'sub', 'sub/deeper'];

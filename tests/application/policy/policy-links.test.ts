@@ -85,6 +85,7 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
     fs.mkdirSync(path.join(workspace.root, 'sub', 'deeper'), { recursive: true });
     fs.symlinkSync('../../README.md', path.join(workspace.root, 'sub', 'deeper', 'l'));
     fs.mkdirSync(path.join(workspace.root, 'deep', 'er'), { recursive: true });
+    fs.mkdirSync(path.join(workspace.root, 'd'));
     const sequence: [string, 'allow' | 'deny', string?][] = [
       // One level up, ../../README.md leaves the workspace (it would read or be written through at <base>/README.md).
       ['cp -r sub/deeper d2', 'deny', 'symlink_target'],
@@ -96,6 +97,9 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
       ['cp -d sub/deeper/l l2', 'deny', 'symlink_target'],
       ['mv sub/deeper/l l3', 'deny', 'symlink_target'],
       ['cp -r sub/deeper/ d2', 'deny', 'symlink_target'],
+      // Contents carried straight into an existing directory: they land one level higher than `sub/deeper/...`.
+      ['cp -r sub/deeper/. d', 'deny', 'symlink_target'],
+      ['cp -a sub/deeper/. .', 'deny', 'symlink_target'],
       ['cp -t . -r sub/deeper', 'deny', 'target_directory'],
       ['cp -rT sub/deeper deep', 'deny', 'target_directory'],
       ['mv -t . sub/deeper', 'deny', 'target_directory'],

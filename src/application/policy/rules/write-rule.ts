@@ -161,12 +161,17 @@ function judgeCarriedLinks(operands: readonly Word[], context: JudgeContext): Ju
   for (const source of operands.slice(0, -1)) {
     if (source.value === '') continue; // names nothing: cp and mv fail on it
     if (!list) return deny('symbolic_link', `cannot look for symbolic links to carry in ${source.value}`);
-    const top = entryPath(source.value, context);
+    const name = source.value.replace(/\/+$/, '').split('/').pop() ?? '';
+    // `SRC/` follows a link named SRC (its target's tree is carried); `SRC/.` and `SRC/..` carry a directory's
+    // contents straight into DEST (`cp -r sub/. d` lands `sub/l` at `d/l`, not `d/sub/l`).
+    const followed = source.value.endsWith('/') || name === '.' || name === '..' || name === '';
+    const top = followed ? context.inspector.resolve(context.cwd, source.value).absolute : entryPath(source.value, context);
     const listing = list.call(context.inspector, top, MAX_LISTED_ENTRIES);
     if (listing.truncated) {
       return deny('tree_too_large', `${source.value} holds more than ${MAX_LISTED_ENTRIES} entries to check for symbolic links`);
     }
-    const landingTop = destination.isDirectory ? `${destination.absolute}/${top.slice(top.lastIndexOf('/') + 1)}` : destination.absolute;
+    const contentsOnly = name === '.' || name === '..' || name === '';
+    const landingTop = destination.isDirectory && !contentsOnly ? `${destination.absolute}/${name}` : destination.absolute;
     for (const link of listing.links) {
       const landing = landingTop + link.path.slice(top.length);
       const landingDirectory = landing.slice(0, landing.lastIndexOf('/')) || '/';
