@@ -1,13 +1,12 @@
-import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';
+import { CommandTooComplex, ShellSyntaxError } from '../../domain/policy/policy-errors.js';
 import { deny, type JudgeContext, type Judgement } from './rules/judgement.js';
 import type { InnerCommand } from './rules/wrapper-unwrap.js';
+import { LineDecision, type LineOutcome } from './line-decision.js';
 import type { Command, CommandList, ParsedCommandLine, SimpleCommand } from './shell-ast.js';
 import { parseShellCommand } from './shell-parser.js';
 import { judgeSimpleCommand } from './simple-command-judge.js';
 
-export interface JudgedPart extends Judgement {
-  readonly text: string;
-}
+export type { JudgedPart } from './line-decision.js';
 
 /** Where a command name sits in the line, and the trusted executable it resolves to. */
 export interface ExecutableSpan {
@@ -19,28 +18,41 @@ export interface ExecutableSpan {
 }
 
 export interface LineJudgement {
-  /** Every simple command (and structure) judged, in line order, inner commands after their wrapper. */
-  readonly parts: readonly JudgedPart[];
-  /** Command names of the line itself that would run, for the launch form. */
+  /**
+   * The line's verdict, folded from every simple command (and structure) judged, in line order, inner commands
+   * after their wrapper.
+   */
+  readonly outcome: LineOutcome;
+  /** Command names of the line itself that would run, in the order met, for the launch form. */
   readonly executableSpans: readonly ExecutableSpan[];
+}
+
+/** Where the walk puts what it finds: each judged part into the decision, each command name into the spans. */
+interface WalkSink {
+  readonly decision: LineDecision;
+  /** Null inside what a wrapper would run: those names never reach the launch form (the wrapper is denied). */
+  readonly spans: ExecutableSpan[] | null;
 }
 
 /** Wrappers inside wrappers (`sudo env sh -c "timeout 1 ..."`) are unwrapped this deep, then refused. */
 const MAX_UNWRAP_DEPTH = 8;
 
-/** Walks the parsed line and judges every part: pipelines, lists, substitutions and what wrappers would run. */
+/**
+ * Walks the parsed line once and judges every part: pipelines, lists, substitutions and what wrappers would run.
+ * Each judged part is folded into the line's decision and each command name recorded for the launch as it is met,
+ * so the engine needs no further pass over the parts or the tree.
+ */
 export class CommandLineJudge {
   constructor(private readonly context: JudgeContext) {}
 
   judgeLine(parsed: ParsedCommandLine): LineJudgement {
-    const parts: JudgedPart[] = [];
-    const spans: ExecutableSpan[] = [];
-    if (parsed.hasComment) parts.push({ text: '#', ...deny('shell_comment', 'comments are not accepted in commands') });
-    this.judgeList(parsed.list, 0, parts, spans);
-    return { parts, executableSpans: spans };
+    const sink: WalkSink = { decision: new LineDecision(), spans: [] };
+    if (parsed.hasComment) sink.decision.add({ text: '#', ...deny('shell_comment', 'comments are not accepted in commands') });
+    this.judgeList(parsed.list, 0, sink);
+    return { outcome: sink.decision.outcome(), executableSpans: sink.spans ?? [] };
   }
 
-  private judgeList(list: CommandList, depth: number, parts: JudgedPart[], spans: ExecutableSpan[]): void {
+  private judgeList(list: CommandList, depth: number, sink: WalkSink): void {
     for (const item of list.items) {
       const { pipeline } = item;
       pipeline.commands.forEach((command, index) => {
@@ -52,70 +64,75 @@ export class CommandLineJudge {
               : pipeline.operators[index] === '|&'
                 ? deny('unsupported_redirection', '|& is not supported by /bin/sh')
                 : null;
-        this.judgeCommand(command, structural, depth, parts, spans);
+        this.judgeCommand(command, structural, depth, sink);
       });
     }
   }
 
-  private judgeCommand(command: Command, structural: Judgement | null, depth: number, parts: JudgedPart[], spans: ExecutableSpan[]): void {
+  private judgeCommand(command: Command, structural: Judgement | null, depth: number, sink: WalkSink): void {
     if ('bodies' in command) {
       // Only parsed for sandboxed mode, which has its own judge; refused here like the reserved word it starts with.
-      parts.push({ text: command.text, ...deny('shell_keyword', `shell control structures are not supported: ${command.type}`) });
-      for (const body of command.bodies) this.judgeList(body, depth, parts, spans);
+      sink.decision.add({ text: command.text, ...deny('shell_keyword', `shell control structures are not supported: ${command.type}`) });
+      for (const body of command.bodies) this.judgeList(body, depth, sink);
       return;
     }
     if (command.type !== 'simple') {
       const own = command.type === 'subshell' ? deny('subshell', 'subshells ( ) are not supported') : deny('command_group', 'command groups { } are not supported');
-      parts.push({ text: command.text, ...(structural ?? own) });
-      this.judgeList(command.body, depth, parts, spans);
+      sink.decision.add({ text: command.text, ...(structural ?? own) });
+      this.judgeList(command.body, depth, sink);
       return;
     }
     const judged = judgeSimpleCommand(command, this.context);
     const judgement = structural ?? judged.judgement;
-    parts.push({ text: command.text, ...judgement });
+    sink.decision.add({ text: command.text, ...judgement });
     const nameWord = command.words[0];
-    if (!command.detached && nameWord && judged.executablePath !== null && judgement.verdict !== 'deny') {
+    if (sink.spans !== null && !command.detached && nameWord && judged.executablePath !== null && judgement.verdict !== 'deny') {
       const insertions = judged.insertions.map(({ afterWord, args }) => ({
         afterWord,
         offset: (command.words[afterWord] ?? nameWord).end,
         args,
       }));
-      spans.push({ start: nameWord.start, end: nameWord.end, absolute: judged.executablePath, insertions });
+      sink.spans.push({ start: nameWord.start, end: nameWord.end, absolute: judged.executablePath, insertions });
     }
-    if (judged.inner) this.judgeInner(judged.inner, depth + 1, parts);
-    for (const body of substitutionBodies(command)) this.judgeList(body, depth, parts, spans);
+    if (judged.inner) this.judgeInner(judged.inner, depth + 1, sink.decision);
+    for (const body of substitutionBodies(command)) this.judgeList(body, depth, sink);
   }
 
   /** Judges what a wrapper would run. Its command names never reach the launch form: the wrapper is denied. */
-  private judgeInner(inner: InnerCommand, depth: number, parts: JudgedPart[]): void {
+  private judgeInner(inner: InnerCommand, depth: number, decision: LineDecision): void {
     const text = inner.kind === 'argv' ? inner.words.map((word) => word.raw).join(' ') : inner.text;
     if (depth > MAX_UNWRAP_DEPTH) {
-      parts.push({ text, ...deny('nesting_too_deep', 'wrapped commands are nested too deeply') });
+      decision.add({ text, ...deny('nesting_too_deep', 'wrapped commands are nested too deeply') });
       return;
     }
     if (inner.kind === 'code') {
-      parts.push({ text, ...deny('inline_code', `inline ${inner.language} code cannot be inspected`) });
+      decision.add({ text, ...deny('inline_code', `inline ${inner.language} code cannot be inspected`) });
       return;
     }
     if (inner.kind === 'argv') {
       const judged = judgeSimpleCommand({ assignments: [], words: inner.words, redirections: [] }, this.context);
-      parts.push({ text, ...judged.judgement });
-      if (judged.inner) this.judgeInner(judged.inner, depth + 1, parts);
+      decision.add({ text, ...judged.judgement });
+      if (judged.inner) this.judgeInner(judged.inner, depth + 1, decision);
       return;
     }
+    let parsed: ParsedCommandLine;
     try {
-      const parsed = parseShellCommand(inner.text);
-      if (parsed.hasComment) parts.push({ text: '#', ...deny('shell_comment', 'comments are not accepted in commands') });
-      this.judgeList(parsed.list, depth, parts, []);
+      parsed = parseShellCommand(inner.text);
     } catch (error) {
       if (!(error instanceof ShellSyntaxError)) throw error;
-      parts.push({ text, ...syntaxDenial(error) });
+      decision.add({ text, ...syntaxDenial(error) });
+      return;
     }
+    if (parsed.hasComment) decision.add({ text: '#', ...deny('shell_comment', 'comments are not accepted in commands') });
+    this.judgeList(parsed.list, depth, { decision, spans: null });
   }
 }
 
 /** Seed wording for quoting problems; other syntax problems say what was not understood. */
 export function syntaxDenial(error: ShellSyntaxError): Judgement {
+  if (error instanceof CommandTooComplex) {
+    return deny('command_too_complex', `command line holds ${error.message} (at most ${error.limit.max} ${error.limit.what} are judged per line)`);
+  }
   if (error.reservedWord !== null) {
     return deny('shell_keyword', `shell control structures are not supported: ${error.reservedWord}`);
   }
@@ -125,6 +142,12 @@ export function syntaxDenial(error: ShellSyntaxError): Judgement {
 }
 
 function substitutionBodies(command: SimpleCommand): CommandList[] {
+  if (!hasExpansion(command.assignments) && !hasExpansion(command.words) && command.redirections.length === 0) return [];
   const words = [...command.assignments, ...command.words, ...command.redirections.map((redirection) => redirection.target)];
   return words.flatMap((word) => word.expansions.flatMap((expansion) => (expansion.body ? [expansion.body] : [])));
+}
+
+function hasExpansion(words: SimpleCommand['words']): boolean {
+  for (const word of words) if (word.expansions.length > 0) return true;
+  return false;
 }

@@ -2,12 +2,14 @@ import { ConfigurationError } from '../../domain/errors.js';
 import type { PathInspector } from '../../domain/policy/path-inspector.js';
 import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
-import type { LaunchForm, PolicyDecision, PolicyRequest, RiskLevel } from '../../domain/policy/policy-types.js';
-import { CommandLineJudge, syntaxDenial, type ExecutableSpan, type JudgedPart } from './command-line-judge.js';
+import type { LaunchForm, PolicyDecision, PolicyRequest } from '../../domain/policy/policy-types.js';
+import { CommandLineJudge, syntaxDenial } from './command-line-judge.js';
+import { launchFor } from './launch-form.js';
+import { LineDecision, type JudgedPart, type LineOutcome } from './line-decision.js';
 import { MemoizedPathInspector } from './memoized-path-inspector.js';
 import { findFloorViolation } from './policy-floor.js';
 import { DEFAULT_POLICY_SETTINGS, type PolicyExamples, type PolicySettings } from './policy-settings.js';
-import { deny, higherRisk, riskSeverity, verdictSeverity, type Judgement } from './rules/judgement.js';
+import { deny, type Judgement } from './rules/judgement.js';
 import type { ParsedCommandLine } from './shell-ast.js';
 import { SANDBOXED_PARSE, SandboxedLineJudge } from './sandboxed-line-judge.js';
 import { parseShellCommand } from './shell-parser.js';
@@ -58,30 +60,55 @@ export class DefaultPolicyEngine implements PolicyEngine {
     return null;
   }
 
+  /**
+   * One pass: the text checks, the parse, one walk of the tree that judges every simple command and folds it into
+   * the line's decision while noting each command name for the launch, then the launch script in one sweep.
+   */
   evaluate(request: PolicyRequest): PolicyDecision {
     const command = request.command;
     const early = checkCommandText(command, this.maxCommandCharacters);
-    if (early) return decide([{ text: typeof command === 'string' ? command : '', ...early }], null, command, []);
+    if (early) return decisionOf(single({ text: typeof command === 'string' ? command : '', ...early }), null, null);
     const sandboxed = this.settings.mode === 'sandboxed';
     let parsed: ParsedCommandLine;
     try {
       parsed = parseShellCommand(command, sandboxed ? SANDBOXED_PARSE : {});
     } catch (error) {
       if (!(error instanceof ShellSyntaxError)) throw error;
-      return decide([{ text: command, ...syntaxDenial(error) }], null, command, []);
+      return decisionOf(single({ text: command, ...syntaxDenial(error) }), null, null);
     }
-    const context = { settings: this.settings, inspector: new MemoizedPathInspector(this.inspector), cwd: request.cwd };
-    // Sandboxed mode launches the line as written through /bin/sh (no spans to rewrite): the sandbox, not name
-    // resolution, bounds what it runs, and PATH is the fixed trusted one.
-    if (sandboxed) return decide(new SandboxedLineJudge(context).judgeLine(parsed), parsed, command, []);
+    const inspector = new MemoizedPathInspector(this.inspector.snapshot?.() ?? this.inspector);
+    const context = { settings: this.settings, inspector, cwd: request.cwd };
+    if (sandboxed) {
+      // Sandboxed mode launches the line as written through /bin/sh (no names to rewrite): the sandbox, not name
+      // resolution, bounds what it runs, and PATH is the fixed trusted one.
+      const decision = new LineDecision();
+      for (const part of new SandboxedLineJudge(context).judgeLine(parsed)) decision.add(part);
+      const outcome = decision.outcome();
+      return decisionOf(outcome, parsed, outcome.verdict === 'deny' ? null : launchFor(parsed, command, []));
+    }
     const line = new CommandLineJudge(context).judgeLine(parsed);
-    return decide(line.parts, parsed, command, line.executableSpans);
+    const launch = line.outcome.verdict === 'deny' ? null : launchFor(parsed, command, line.executableSpans);
+    return decisionOf(line.outcome, parsed, launch);
   }
+}
+
+/** Characters as the user counts them (a surrogate pair is one), without building an array of them. */
+function codePoints(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0xdc00 || unit > 0xdfff || index === 0 || !isHighSurrogate(text.charCodeAt(index - 1))) count += 1;
+  }
+  return count;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }
 
 function checkCommandText(command: unknown, maxCharacters: number): Judgement | null {
   if (typeof command !== 'string' || command.length === 0) return deny('empty_command', 'command must be a non-empty string');
-  if ([...command].length > maxCharacters) {
+  if (command.length > maxCharacters && codePoints(command) > maxCharacters) {
     return deny('command_too_long', `command exceeds the ${maxCharacters} character limit`);
   }
   if (HIDDEN_CHARACTERS.test(command.replace(/[ \t\n]/g, ''))) {
@@ -91,78 +118,27 @@ function checkCommandText(command: unknown, maxCharacters: number): Judgement | 
   return null;
 }
 
-function decide(parts: readonly JudgedPart[], parsed: ParsedCommandLine | null, command: string, spans: readonly ExecutableSpan[]): PolicyDecision {
-  // Strictest verdict first, then highest risk; the sort is stable, so line order breaks ties.
-  const ranked = [...parts].sort(
-    (a, b) => verdictSeverity(b.verdict) - verdictSeverity(a.verdict) || riskSeverity(b.risk) - riskSeverity(a.risk),
-  );
-  const decisive = ranked[0] as JudgedPart;
-  const verdict = decisive.verdict;
-  // A denial or an approval is explained by the parts that caused it; an allowed line by all of its parts.
-  const reasonSources = ranked.filter((part) => part.verdict === verdict);
-  const risk: RiskLevel = verdict === 'deny' ? 'blocked' : parts.reduce<RiskLevel>((highest, part) => higherRisk(highest, part.risk), 'low');
-  const launch = verdict === 'deny' || parsed === null ? undefined : launchFor(parsed, command, spans);
+function single(part: JudgedPart): LineOutcome {
+  const decision = new LineDecision();
+  decision.add(part);
+  return decision.outcome();
+}
+
+function decisionOf(outcome: LineOutcome, parsed: ParsedCommandLine | null, launch: LaunchForm | null): PolicyDecision {
   const decision: PolicyDecision = {
-    verdict,
-    risk,
-    reasons: unique(reasonSources.flatMap((part) => part.reasons)),
-    matchedRule: decisive.rule,
-    parts: parts.map((part) => ({ text: part.text, verdict: part.verdict, rule: part.rule, reason: part.reasons[0] ?? '' })),
+    verdict: outcome.verdict,
+    risk: outcome.risk,
+    reasons: outcome.reasons,
+    matchedRule: outcome.matchedRule,
+    parts: outcome.parts,
     preview: {
       executable: previewExecutable(parsed),
-      filesPotentiallyTouched: unique(parts.flatMap((part) => part.filesTouched)),
-      networkRequested: parts.some((part) => part.networkRequested),
-      executesProjectCode: parts.some((part) => part.executesProjectCode),
+      filesPotentiallyTouched: outcome.filesPotentiallyTouched,
+      networkRequested: outcome.networkRequested,
+      executesProjectCode: outcome.executesProjectCode,
     },
   };
   return launch ? { ...decision, launch } : decision;
-}
-
-/**
- * A lone simple command without shell features runs as an argv (no shell at all). Anything else runs through
- * the fixed `/bin/sh -c`, with every command name replaced by its quoted trusted path so neither PATH lookup,
- * aliases nor functions can change what runs.
- */
-function launchFor(parsed: ParsedCommandLine, command: string, spans: readonly ExecutableSpan[]): LaunchForm {
-  const single = singlePlainCommand(parsed);
-  const span = spans[0];
-  if (single && span && spans.length === 1) {
-    const argv = [span.absolute, ...single.slice(1)];
-    for (const { afterWord, args } of [...span.insertions].sort((a, b) => b.afterWord - a.afterWord)) argv.splice(afterWord + 1, 0, ...args);
-    return { kind: 'argv', argv };
-  }
-  // One pass from the start of the line: each edit replaces [start, end) (an insertion has start === end), so the
-  // script is built in time linear in the line, however many commands it holds.
-  const edits = spans.flatMap(({ start, end, absolute, insertions }) => [
-    { start, end, text: `'${absolute}'` },
-    ...insertions.map(({ offset, args }) => ({ start: offset, end: offset, text: ` ${args.map(quoteForShell).join(' ')}` })),
-  ]);
-  edits.sort((a, b) => a.start - b.start || a.end - b.end);
-  const pieces: string[] = [];
-  let cursor = 0;
-  for (const edit of edits) {
-    pieces.push(command.slice(cursor, edit.start), edit.text);
-    cursor = Math.max(cursor, edit.end);
-  }
-  pieces.push(command.slice(cursor));
-  const script = pieces.join('');
-  return { kind: 'shell', script };
-}
-
-/** Single-quotes a fixed argument (the policy's own constants; none contains a single quote). */
-function quoteForShell(value: string): string {
-  return `'${value.replace(/'/g, "'\\''")}'`;
-}
-
-/** The words of the line when it is exactly one simple command with literal words and nothing else. */
-function singlePlainCommand(parsed: ParsedCommandLine): string[] | null {
-  const [item, ...others] = parsed.list.items;
-  if (!item || others.length > 0 || item.separator === '&' || item.separator === '&&' || item.separator === '||') return null;
-  const [command, ...piped] = item.pipeline.commands;
-  if (!command || piped.length > 0 || item.pipeline.negated || parsed.hasComment || command.type !== 'simple') return null;
-  if (command.assignments.length > 0 || command.redirections.length > 0) return null;
-  if (command.words.some((word) => word.expansions.length > 0)) return null;
-  return command.words.map((word) => word.value);
 }
 
 /** Seed preview: the basename of the first command's executable. */
@@ -171,8 +147,4 @@ function previewExecutable(parsed: ParsedCommandLine | null): string | null {
   const name = command?.type === 'simple' ? command.words[0]?.value : undefined;
   if (!name) return null;
   return name.slice(name.lastIndexOf('/') + 1) || null;
-}
-
-function unique(values: readonly string[]): string[] {
-  return [...new Set(values)];
 }

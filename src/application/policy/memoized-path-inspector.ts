@@ -1,4 +1,7 @@
-import type { PathFacts, PathInspector } from '../../domain/policy/path-inspector.js';
+import type { LinkListing, PathFacts, PathInspector } from '../../domain/policy/path-inspector.js';
+
+/** Directory entries one evaluation may read to find the links a copy or move would carry. */
+export const MAX_LISTED_ENTRIES = 10_000;
 
 /**
  * Remembers path facts for the span of one evaluation. A line is judged as one snapshot of the file system
@@ -10,14 +13,32 @@ export class MemoizedPathInspector implements PathInspector {
   private readonly resolved = new Map<string, PathFacts>();
   private readonly executables = new Map<string, string | null>();
 
-  constructor(private readonly inner: PathInspector) {}
+  /**
+   * Links carried by a copy or move (present when the inner inspector can list them). Directory entries are
+   * counted over the whole evaluation, so a line naming many trees, or one huge tree, stops at
+   * MAX_LISTED_ENTRIES (the listing says it is truncated and the command is refused) instead of being read in full.
+   */
+  readonly listLinks?: (absolute: string) => LinkListing;
+  private entriesLeft = MAX_LISTED_ENTRIES;
+
+  constructor(private readonly inner: PathInspector) {
+    const list = inner.listLinks?.bind(inner);
+    if (list) {
+      this.listLinks = (absolute) => {
+        const listing = list(absolute, this.entriesLeft);
+        this.entriesLeft = Math.max(0, this.entriesLeft - listing.entries);
+        return listing;
+      };
+    }
+  }
 
   get root(): string {
     return this.inner.root;
   }
 
   resolve(cwd: string, token: string): PathFacts {
-    const key = `${cwd}\0${token}`;
+    // The working directory itself is asked for by every command: keyed by itself, without building a key.
+    const key = token === '' ? cwd : `${cwd}\0${token}`;
     let facts = this.resolved.get(key);
     if (facts === undefined) {
       facts = this.inner.resolve(cwd, token);

@@ -1,4 +1,4 @@
-import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';
+import { CommandTooComplex, ShellSyntaxError } from '../../domain/policy/policy-errors.js';
 import type {
   Command,
   CommandList,
@@ -24,7 +24,7 @@ import { scanArithmeticEnd, scanBacktickBody, scanBracedParameterEnd, scanDollar
  * whatever it cannot represent faithfully must fail, because the policy judges exactly what this returns.
  */
 export function parseShellCommand(source: string, options: ParseOptions = {}): ParsedCommandLine {
-  return new ShellParser(source, false, 0, options.controlStructures === true).parseLine();
+  return new ShellParser(source, false, 0, options.controlStructures === true, { words: 0, commands: 0 }).parseLine();
 }
 
 export interface ParseOptions {
@@ -37,6 +37,28 @@ export interface ParseOptions {
 
 /** Reserved words that open a control structure, when control structures are read. */
 const CONTROL_OPENERS = new Set(['for', 'while', 'until', 'if']);
+
+/**
+ * Most words (command names, arguments, assignments, redirection targets) and simple commands one line may hold,
+ * backtick bodies included. The default 1 000-character limit cannot reach either (a word or a command takes at
+ * least two characters); a raised MAX_COMMAND_LENGTH can, and then the parser stops at the bound, so one
+ * evaluation's work (and its event-loop pause) is bounded whatever the length. A long here-document or a long
+ * quoted argument is one word and costs nothing here. docs/performance.md has the measured figures.
+ */
+export const MAX_WORDS_PER_LINE = 2_000;
+export const MAX_COMMANDS_PER_LINE = 1_000;
+
+/** Words and simple commands read so far, shared with the parsers of backtick bodies. */
+interface ParseBudget {
+  words: number;
+  commands: number;
+}
+
+/**
+ * The one empty list every childless node shares. A long line holds its whole tree in memory while it is judged;
+ * empty lists per word and per command were a third of its objects (and of the garbage collector's work).
+ */
+const NONE: readonly never[] = Object.freeze([]);
 
 /** Nesting of substitutions, subshells and groups; deeper lines are refused instead of recursing further. */
 const MAX_NESTING = 16;
@@ -86,6 +108,7 @@ class ShellParser {
     private readonly detached: boolean,
     nesting: number,
     private readonly controlStructures: boolean,
+    private readonly budget: ParseBudget,
   ) {
     this.nesting = nesting;
   }
@@ -140,7 +163,7 @@ class ShellParser {
       operators.push(operator);
       commands.push(this.parseCommand());
     }
-    return { negated, commands, operators };
+    return { negated, commands, operators: operators.length === 0 ? NONE : operators };
   }
 
   private readSeparator(): ListSeparator | null {
@@ -268,6 +291,10 @@ class ShellParser {
   }
 
   private parseSimpleCommand(start: number): SimpleCommand {
+    this.budget.commands += 1;
+    if (this.budget.commands > MAX_COMMANDS_PER_LINE) {
+      throw new CommandTooComplex(`more than ${MAX_COMMANDS_PER_LINE} simple commands`, start, { what: 'commands', max: MAX_COMMANDS_PER_LINE });
+    }
     const assignments: Word[] = [];
     const words: Word[] = [];
     const redirections: Redirection[] = [];
@@ -303,12 +330,22 @@ class ShellParser {
       throw this.syntaxError(this.pos < this.src.length ? `unexpected '${this.src[this.pos]}'` : 'expected a command');
     }
     const text = this.src.slice(start, end);
-    return { type: 'simple', text, assignments, words, redirections, detached: this.detached };
+    return {
+      type: 'simple',
+      text,
+      assignments: assignments.length === 0 ? NONE : assignments,
+      words,
+      redirections: redirections.length === 0 ? NONE : redirections,
+      detached: this.detached,
+    };
   }
 
   // ---- redirections and here-documents -------------------------------------------------------------------
 
   private tryRedirection(): Redirection | null {
+    // Most words start with neither a digit nor an operator: answer them without scanning or allocating.
+    const first = this.src.charCodeAt(this.pos);
+    if (!isDigit(this.src[this.pos]) && first !== 0x3c /* < */ && first !== 0x3e /* > */ && first !== 0x26 /* & */) return null;
     let cursor = this.pos;
     while (cursor < this.src.length && isDigit(this.src[cursor])) cursor += 1;
     const hasFd = cursor > this.pos && (this.src[cursor] === '<' || this.src[cursor] === '>');
@@ -370,16 +407,25 @@ class ShellParser {
 
   private readWord(): Word {
     const start = this.pos;
+    this.budget.words += 1;
+    if (this.budget.words > MAX_WORDS_PER_LINE) {
+      throw new CommandTooComplex(`more than ${MAX_WORDS_PER_LINE} words`, start, { what: 'words', max: MAX_WORDS_PER_LINE });
+    }
     const expansions: Expansion[] = [];
     let value = '';
     let unquotedBracket = false;
     // bash expands `{a,b}` and `{1..3}` only: an unquoted `{`, then an unquoted `,` or `..`, then `}`.
     let unquotedBrace = false;
     let braceHasList = false;
-    const flag = (feature: WordFeature, text: string) => {
-      if (!expansions.some((e) => e.feature === feature && e.text === text)) expansions.push({ feature, text });
-    };
+    const flag = (feature: WordFeature, text: string) => flagOnce(expansions, feature, text);
     while (this.pos < this.src.length) {
+      // A run of ordinary characters is taken in one slice: a long word costs one string, not one per character.
+      const runEnd = plainRunEnd(this.src, this.pos, unquotedBrace);
+      if (runEnd > this.pos) {
+        value += this.src.slice(this.pos, runEnd);
+        this.pos = runEnd;
+        continue;
+      }
       const c = this.src[this.pos] as string;
       if (WORD_BREAKS.has(c)) {
         if (!this.atProcessSubstitution()) break;
@@ -454,7 +500,9 @@ class ShellParser {
           this.pos += 1;
       }
     }
-    return { raw: this.src.slice(start, this.pos), start, end: this.pos, value, expansions };
+    const raw = this.src.slice(start, this.pos);
+    // An unquoted plain word is its own value: keep one string, not two equal ones.
+    return { raw, start, end: this.pos, value: value === raw ? raw : value, expansions: expansions.length === 0 ? NONE : expansions };
   }
 
   /** Reads `"..."`; returns the literal text, adds expansions found inside. */
@@ -541,7 +589,7 @@ class ShellParser {
     const { body, end } = scanBacktickBody(this.src, start + 1, insideDoubleQuotes);
     this.pos = end;
     if (this.nesting + 1 > MAX_NESTING) throw this.syntaxError('substitutions are nested too deeply');
-    const parsed = new ShellParser(body, true, this.nesting + 1, this.controlStructures).parseLine();
+    const parsed = new ShellParser(body, true, this.nesting + 1, this.controlStructures, this.budget).parseLine();
     if (parsed.hasComment) this.hasComment = true;
     return { feature: 'backtick_substitution', text: this.src.slice(start, this.pos), body: parsed.list };
   }
@@ -608,6 +656,27 @@ class ShellParser {
   private syntaxError(message: string, quoting = false): ShellSyntaxError {
     return new ShellSyntaxError(message, this.pos, quoting);
   }
+}
+
+function flagOnce(expansions: Expansion[], feature: WordFeature, text: string): void {
+  if (!expansions.some((e) => e.feature === feature && e.text === text)) expansions.push({ feature, text });
+}
+
+/**
+ * Characters readWord treats specially: word breaks, quotes, escapes, expansions, glob and brace characters, and
+ * `~`. `,` and `.` matter only after an unquoted `{` (brace expansion), so they end a run only then.
+ */
+const SPECIAL_IN_WORD = new Set([...WORD_BREAKS, '\\', "'", '"', '$', '`', '*', '?', '[', ']', '{', '}', '~']);
+
+/** End of the run of ordinary characters starting at `from` (`from` itself when the first one is special). */
+function plainRunEnd(src: string, from: number, afterUnquotedBrace: boolean): number {
+  let cursor = from;
+  while (cursor < src.length) {
+    const c = src[cursor] as string;
+    if (SPECIAL_IN_WORD.has(c) || (afterUnquotedBrace && (c === ',' || c === '.'))) break;
+    cursor += 1;
+  }
+  return cursor;
 }
 
 function isDigit(c: string | undefined): boolean {

@@ -10,7 +10,7 @@ import {
 import { judgeDevelopment } from './rules/development-rule.js';
 import { gitLaunchInsertions, judgeGit, type LaunchInsertion } from './rules/git-rule.js';
 import { allow, deny, higherRisk, needsApproval, requireApproval, type JudgeContext, type Judgement } from './rules/judgement.js';
-import { findPathEscape, findProtectedTarget, outputTargets } from './rules/path-rule.js';
+import { findOverlongWord, findPathEscape, findProtectedTarget, outputTargets } from './rules/path-rule.js';
 import { judgeReadOnlyOptions, judgeSymlinkFollowing, optionOutputTargets } from './rules/read-only-rules.js';
 import { applyShellModifiers, judgeShellFeatures, type CommandShape } from './rules/shell-feature-rule.js';
 import { denyProtectedWrite, judgeBroadDeletion, judgeFileWrite, judgeWrite } from './rules/write-rule.js';
@@ -75,6 +75,8 @@ function judgeConfinedCommand(command: CommandShape, executable: string, context
   if (!cwd || !cwd.inside || !cwd.isDirectory) {
     return deny('cwd_outside_workspace', 'working directory is outside the configured workspace');
   }
+  const overlong = findOverlongWord(args, command.redirections);
+  if (overlong !== null) return deny('word_too_long', overlong);
   const broadDeletion = judgeBroadDeletion(executable, args, context);
   if (broadDeletion) return broadDeletion;
   const escape = findPathEscape(args, command.redirections, context);

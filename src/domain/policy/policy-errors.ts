@@ -24,3 +24,17 @@ export class ShellSyntaxError extends DomainError {
     super(message, reservedWord === null ? { position, quoting } : { position, quoting, reservedWord });
   }
 }
+
+/**
+ * A command line holds more words or simple commands than one evaluation judges. Judging is synchronous, so the
+ * bound keeps the event-loop pause of one evaluation short however long the configured line limit is.
+ */
+export class CommandTooComplex extends ShellSyntaxError {
+  constructor(
+    message: string,
+    position: number,
+    readonly limit: { readonly what: 'words' | 'commands'; readonly max: number },
+  ) {
+    super(message, position, false);
+  }
+}

@@ -102,3 +102,33 @@ describe('NodePathInspector', () => {
     expect(inUsrBin.findExecutable('ls')).toBe(fs.existsSync('/bin/ls') && !fs.realpathSync('/bin/ls').startsWith('/usr/') ? '/bin/ls' : null);
   });
 });
+
+describe('NodePathInspector snapshot: what one evaluation has read is read once', () => {
+  it('walks the shared prefix of many paths once, and a fresh snapshot reads again', () => {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'term-mcp-snapshot-')));
+    try {
+      fs.mkdirSync(path.join(base, 'deep', 'er'), { recursive: true });
+      fs.symlinkSync('er', path.join(base, 'deep', 'link'));
+      const inspector = new NodePathInspector(base);
+      const lstat = jest.spyOn(fs, 'lstatSync');
+      try {
+        const snapshot = inspector.snapshot();
+        for (let index = 0; index < 50; index += 1) expect(snapshot.resolve(base, `deep/link/f${index}`).inside).toBe(true);
+        const components = base.split('/').length - 1;
+        // Each shared component (the root's, deep, link, er) once, then one per distinct file.
+        expect(lstat.mock.calls.length).toBeLessThanOrEqual(components + 3 + 50);
+        lstat.mockClear();
+        inspector.snapshot().resolve(base, 'deep/link/f0');
+        expect(lstat.mock.calls.length).toBe(components + 4);
+        lstat.mockClear();
+        fs.rmSync(path.join(base, 'deep', 'link'));
+        fs.symlinkSync('/etc', path.join(base, 'deep', 'link'));
+        expect(inspector.snapshot().resolve(base, 'deep/link/passwd').inside).toBe(false);
+      } finally {
+        lstat.mockRestore();
+      }
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+});

@@ -9,7 +9,7 @@ import {
 import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
 import { SANDBOXED_FLOOR_FAMILIES } from '../../../src/application/policy/rules/sandboxed-rule';
 import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
-import type { PathFacts, PathInspector } from '../../../src/domain/policy/path-inspector';
+import type { LinkListing, PathFacts, PathInspector } from '../../../src/domain/policy/path-inspector';
 import type { PolicyMode } from '../../../src/domain/policy/policy-types';
 
 /**
@@ -35,6 +35,11 @@ class ImaginaryWorkspace implements PathInspector {
 
   findExecutable(name: string): string | null {
     return /^[A-Za-z0-9_[][A-Za-z0-9._+-]*$/.test(name) ? `/usr/bin/${name}` : null;
+  }
+
+  /** The imaginary workspace holds no symbolic links. */
+  listLinks(): LinkListing {
+    return { links: [], entries: 1, truncated: false };
   }
 }
 

@@ -50,6 +50,8 @@ const WORDS = [
   'out', '../x', '/etc/passwd', '.', '..', "a'b'c", '"a"b', 'a\\nb', '"\\n"', "'\\'", 'a=b', '==', '-e', '%s',
   '\\<a', '"<"a', "'>'b", '\\;', "';'", '\\&', '\\|', 'a\\|b', '"a|b"', '\\#', "a'#'", '{}', '!x', 'x!', ']]x',
   'a=', '=a', '=', '--=', '"\\$x"', "'$x'", '\\$x', '"`"', "'`'", '\\`', '"\\\\"', '2\\>&1', '"2>&1"', 'fi;', '\\if',
+  // Every reserved word issue 12 names, and the rest of dash's and bash's: each must be refused where a name belongs.
+  'for', 'while', 'until', 'case', 'esac', 'elif', 'else', 'fi', 'select', 'function', 'coproc', ']]', "'for'", 'for=1',
 ];
 const REDIRECTIONS = [
   '<', '>', '>>', '>|', '<>', '2>&1', '>&2', '1>&2', '>&-', '2>&-', '0<&-', '<&-', '2>', '1>', '0<', '3>', '3<', '9>',

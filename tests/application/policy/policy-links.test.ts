@@ -63,4 +63,79 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
     expect(step('cp README.md src/')).toMatchObject({ verdict: 'allow' });
     expect(fs.readFileSync(outside, 'utf8')).toBe('secret\n');
   });
+
+  /** Every symbolic link in the workspace (but the fixture's etc-link) whose target today is outside it. */
+  function linksPointingOutside(directory: string = workspace.root): string[] {
+    const found: string[] = [];
+    for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+      const entryPath = path.join(directory, entry.name);
+      if (entry.isSymbolicLink()) {
+        if (entryPath === path.join(workspace.root, 'etc-link')) continue;
+        const target = path.resolve(directory, fs.readlinkSync(entryPath));
+        if (target !== workspace.root && !target.startsWith(`${workspace.root}/`)) found.push(path.relative(workspace.root, entryPath));
+      } else if (entry.isDirectory()) {
+        found.push(...linksPointingOutside(entryPath));
+      }
+    }
+    return found;
+  }
+
+  it('links carried by cp -r, cp -a, cp -d and mv are judged where they land: none comes to point outside', () => {
+    // Workspace data (a checkout could bring it): from sub/deeper/, ../../README.md is the workspace's README.
+    fs.mkdirSync(path.join(workspace.root, 'sub', 'deeper'), { recursive: true });
+    fs.symlinkSync('../../README.md', path.join(workspace.root, 'sub', 'deeper', 'l'));
+    fs.mkdirSync(path.join(workspace.root, 'deep', 'er'), { recursive: true });
+    fs.mkdirSync(path.join(workspace.root, 'd'));
+    const sequence: [string, 'allow' | 'deny', string?][] = [
+      // One level up, ../../README.md leaves the workspace (it would read or be written through at <base>/README.md).
+      ['cp -r sub/deeper d2', 'deny', 'symlink_target'],
+      ['cp -a sub/deeper d2', 'deny', 'symlink_target'],
+      ['cp -R sub/deeper .', 'deny', 'symlink_target'],
+      ['cp -rP sub/deeper d2', 'deny', 'symlink_target'],
+      ['cp --recursive sub/deeper d2', 'deny', 'symlink_target'],
+      ['mv sub/deeper d2', 'deny', 'symlink_target'],
+      ['cp -d sub/deeper/l l2', 'deny', 'symlink_target'],
+      ['mv sub/deeper/l l3', 'deny', 'symlink_target'],
+      ['cp -r sub/deeper/ d2', 'deny', 'symlink_target'],
+      // Contents carried straight into an existing directory: they land one level higher than `sub/deeper/...`.
+      ['cp -r sub/deeper/. d', 'deny', 'symlink_target'],
+      ['cp -a sub/deeper/. .', 'deny', 'symlink_target'],
+      ['cp -t . -r sub/deeper', 'deny', 'target_directory'],
+      ['cp -rT sub/deeper deep', 'deny', 'target_directory'],
+      ['mv -t . sub/deeper', 'deny', 'target_directory'],
+      // Landing as deep as it was, or deeper, keeps the link inside: allowed, and run.
+      ['cp -r sub/deeper sub/other', 'allow'],
+      ['cp -r sub deep/er', 'allow'],
+      ['mv sub/other deep/moved', 'allow'],
+      // Carried again later: judged again where it would land.
+      ['mv deep/moved top', 'deny', 'symlink_target'],
+      ['cp -a deep/er/sub/deeper .', 'deny', 'symlink_target'],
+      // Without -r/-a/-d/-P cp follows the link: the copy is a plain file with the README's content.
+      ['cp sub/deeper/l copy', 'allow'],
+    ];
+    for (const [command, verdict, rule] of sequence) {
+      const decision = step(command);
+      expect({ command, verdict: decision.verdict, rule: decision.matchedRule }).toEqual({ command, verdict, rule: rule ?? decision.matchedRule });
+      expect({ command, outside: linksPointingOutside() }).toEqual({ command, outside: [] });
+    }
+    for (const refused of ['d2', 'top', 'l2', 'l3']) expect(fs.existsSync(path.join(workspace.root, refused))).toBe(false);
+    expect(fs.readlinkSync(path.join(workspace.root, 'deep', 'er', 'sub', 'deeper', 'l'))).toBe('../../README.md');
+    expect(fs.lstatSync(path.join(workspace.root, 'copy')).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(path.join(workspace.root, 'copy'), 'utf8')).toBe('# readme\n');
+    expect(fs.readFileSync(outside, 'utf8')).toBe('secret\n');
+  });
+
+  it('an absolute link to outside is not carried, and a tree too large to read within one evaluation is refused', () => {
+    fs.mkdirSync(path.join(workspace.root, 'held'));
+    fs.symlinkSync(outside, path.join(workspace.root, 'held', 'abs'));
+    expect(step('cp -r held copy')).toMatchObject({ verdict: 'deny', matchedRule: 'symlink_target' });
+    expect(step('mv held/abs abs')).toMatchObject({ verdict: 'deny' }); // the operand itself resolves outside: path_escape
+    fs.rmSync(path.join(workspace.root, 'held', 'abs'));
+    fs.symlinkSync(path.join(workspace.root, 'README.md'), path.join(workspace.root, 'held', 'abs'));
+    expect(step('cp -r held copy')).toMatchObject({ verdict: 'allow' });
+    fs.mkdirSync(path.join(workspace.root, 'big'));
+    for (let index = 0; index <= 10_000; index += 1) fs.writeFileSync(path.join(workspace.root, 'big', `f${index}`), '');
+    expect(step('cp -r big big2')).toMatchObject({ verdict: 'deny', matchedRule: 'tree_too_large' });
+    expect(step('cp big/f1 big/f2')).toMatchObject({ verdict: 'allow' });
+  });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { NodePathInspector } from '../../../src/adapters/policy/node-path-inspector';
 import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
 import { DEFAULT_POLICY_SETTINGS, type PolicySettings } from '../../../src/application/policy/policy-settings';
-import type { PathFacts, PathInspector } from '../../../src/domain/policy/path-inspector';
+import type { LinkListing, PathFacts, PathInspector } from '../../../src/domain/policy/path-inspector';
 import type { PolicyDecision } from '../../../src/domain/policy/policy-types';
 
 /**
@@ -35,6 +35,10 @@ export class InstalledToolsInspector implements PathInspector {
 
   findExecutable(name: string): string | null {
     return INSTALLED.has(name) ? `/usr/bin/${name}` : null;
+  }
+
+  listLinks(absolute: string, maxEntries: number): LinkListing {
+    return this.real.listLinks(absolute, maxEntries);
   }
 }
 

@@ -8,6 +8,18 @@ const PATH_OPTIONS = new Set(['-C', '--cwd', '--directory', '--file', '--git-dir
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '<>', '&>', '&>>']);
 const FILE_OPERATORS = new Set([...OUTPUT_OPERATORS, '<']);
 
+/**
+ * Linux NAME_MAX and PATH_MAX. A single name longer than NAME_MAX cannot exist (ENAMETOOLONG), so a candidate
+ * without `/` that long resolves to a missing entry of the working directory: inside, and not worth a look-up.
+ */
+const NAME_MAX = 255;
+export const PATH_MAX = 4096;
+/**
+ * A short-option word this long is refused: each letter may start a glued value (`-nfLINK`), so its candidates
+ * grow with the square of its length. The default 1 000-character line cannot hold one.
+ */
+export const MAX_OPTION_CLUSTER = 1024;
+
 /** The one device a redirection may name: discarding output cannot touch anything. */
 const NULL_DEVICE = '/dev/null';
 
@@ -85,8 +97,26 @@ function redirectionCandidates(redirections: readonly Redirection[]): PathCandid
     .map((redirection) => ({ token: redirection.target.value, path: redirection.target.value, strict: true }));
 }
 
+/**
+ * Words whose inspection would cost more than their length (reachable only with MAX_COMMAND_LENGTH raised): a
+ * path-like word longer than PATH_MAX (the kernel cannot open it in one call; tools that walk it component by
+ * component, like `mkdir -p`, could, so it is refused rather than skipped), and a short-option cluster longer than
+ * MAX_OPTION_CLUSTER. Returns the denial's reason, or null.
+ */
+export function findOverlongWord(args: readonly Word[], redirections: readonly Redirection[]): string | null {
+  for (const word of [...args, ...redirections.map((redirection) => redirection.target)]) {
+    const value = word.value;
+    if (value.length > PATH_MAX && value.includes('/')) return `a path-like word longer than ${PATH_MAX} characters is not judged`;
+    if (value.length > MAX_OPTION_CLUSTER && value.startsWith('-') && !value.startsWith('--') && !value.includes('=')) {
+      return `an option word longer than ${MAX_OPTION_CLUSTER} characters is not judged; pass its value as its own word`;
+    }
+  }
+  return null;
+}
+
 function escapes(candidate: PathCandidate, context: JudgeContext): boolean {
   if (candidate.path === '' || candidate.path === '.' || candidate.path === './') return false;
+  if (candidate.path.length > NAME_MAX && !candidate.path.includes('/')) return false;
   const facts = context.inspector.resolve(context.cwd, candidate.path);
   if (facts.inside) return false;
   return candidate.strict || looksLikePath(candidate.path) || facts.exists || facts.viaSymlink;

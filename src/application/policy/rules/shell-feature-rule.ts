@@ -86,6 +86,8 @@ function isHereDocument(redirection: Redirection): boolean {
  * text fed to stdin: it needs an approval unless trusted.
  */
 export function applyShellModifiers(current: Judgement, command: CommandShape, mode: PolicyMode): Judgement {
+  // Most commands have neither expansions nor redirections: nothing to modify, nothing to build.
+  if (command.redirections.length === 0 && command.words.every((word) => word.expansions.length === 0)) return current;
   const features = new Set(
     [...command.words, ...command.redirections.map((r) => r.target)].flatMap((word) => word.expansions.map((e) => e.feature)),
   );

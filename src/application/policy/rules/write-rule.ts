@@ -1,6 +1,7 @@
 import type { Word } from '../shell-ast.js';
 import { hasOption, optionValues, splitArguments } from './arguments.js';
 import { deny, judgeByMode, type JudgeContext, type Judgement } from './judgement.js';
+import { MAX_LISTED_ENTRIES } from '../memoized-path-inspector.js';
 import { findProtectedTarget } from './path-rule.js';
 
 /** Seed broad-deletion targets, plus the filesystem root and hidden-entry wildcards. */
@@ -44,8 +45,16 @@ export function judgeWrite(executable: string, args: readonly Word[], outputs: r
     return denySpecialBits();
   }
   if (executable === 'cp' || executable === 'mv') {
+    // -t names the directory first and -T merges into an existing one: where the sources land would be misread.
+    if (hasOption(options, { short: 'tT', long: ['--target-directory', '--no-target-directory'] })) {
+      return deny('target_directory', `${executable} -t and -T are not supported; name the destination as the last argument`);
+    }
     const escape = findEscapeIntoDirectory(operands, context);
     if (escape !== null) return deny('path_escape', `path escapes the workspace: ${escape}`);
+    if (executable === 'mv' || hasOption(options, LINK_PRESERVING_COPY)) {
+      const carried = judgeCarriedLinks(operands, context);
+      if (carried) return carried;
+    }
   }
   return judgeFileWrite([...operands.map((word) => word.value), ...outputs], context);
 }
@@ -129,6 +138,60 @@ function findEscapeIntoDirectory(operands: readonly Word[], context: JudgeContex
     if (!result.inside) return `${last.value.replace(/\/+$/, '')}/${name}`;
   }
   return null;
+}
+
+/**
+ * cp options that copy symbolic links as links instead of the files they point to (GNU cp: -R and -a imply -P for
+ * links met inside the tree, and for the operands themselves). -L and -H (follow) are refused elsewhere.
+ */
+const LINK_PRESERVING_COPY = { short: 'rRadP', long: ['--recursive', '--archive', '--no-dereference'] };
+
+/**
+ * `mv SRC... DEST` and a link-preserving `cp SRC... DEST` carry every symbolic link at or under each source to a
+ * new place, where a relative target resolves from somewhere else (issue 12 §3: a link made inside `sub/` pointing
+ * at `../x` points outside once carried to the root). Each carried link is judged where it lands: `DEST/<name of
+ * SRC>/...` when DEST is a directory, `DEST/...` otherwise; it must resolve inside the workspace from there.
+ * Carrying it again later is judged again. A tree too large to read within the evaluation's budget is refused.
+ */
+function judgeCarriedLinks(operands: readonly Word[], context: JudgeContext): Judgement | null {
+  const last = operands[operands.length - 1];
+  if (!last || operands.length < 2) return null;
+  const list = context.inspector.listLinks;
+  const destination = context.inspector.resolve(context.cwd, last.value);
+  for (const source of operands.slice(0, -1)) {
+    if (source.value === '') continue; // names nothing: cp and mv fail on it
+    if (!list) return deny('symbolic_link', `cannot look for symbolic links to carry in ${source.value}`);
+    const name = source.value.replace(/\/+$/, '').split('/').pop() ?? '';
+    // `SRC/` follows a link named SRC (its target's tree is carried); `SRC/.` and `SRC/..` carry a directory's
+    // contents straight into DEST (`cp -r sub/. d` lands `sub/l` at `d/l`, not `d/sub/l`).
+    const followed = source.value.endsWith('/') || name === '.' || name === '..' || name === '';
+    const top = followed ? context.inspector.resolve(context.cwd, source.value).absolute : entryPath(source.value, context);
+    const listing = list.call(context.inspector, top, MAX_LISTED_ENTRIES);
+    if (listing.truncated) {
+      return deny('tree_too_large', `${source.value} holds more than ${MAX_LISTED_ENTRIES} entries to check for symbolic links`);
+    }
+    const contentsOnly = name === '.' || name === '..' || name === '';
+    const landingTop = destination.isDirectory && !contentsOnly ? `${destination.absolute}/${name}` : destination.absolute;
+    for (const link of listing.links) {
+      const landing = landingTop + link.path.slice(top.length);
+      const landingDirectory = landing.slice(0, landing.lastIndexOf('/')) || '/';
+      if (!context.inspector.resolve(landingDirectory, link.target).inside) {
+        const shown = `${source.value.replace(/\/+$/, '')}${link.path.slice(top.length)}`;
+        return deny('symlink_target', `${shown} is a symbolic link to ${link.target}, which would point outside the workspace once carried to ${last.value}`);
+      }
+    }
+  }
+  return null;
+}
+
+/** The absolute path of the entry an operand names, its directory resolved and itself not followed. */
+function entryPath(operand: string, context: JudgeContext): string {
+  const trimmed = operand.replace(/\/+$/, '');
+  const slash = trimmed.lastIndexOf('/');
+  const name = trimmed.slice(slash + 1);
+  if (trimmed === '' || name === '' || name === '.' || name === '..') return context.inspector.resolve(context.cwd, operand).absolute;
+  const directory = context.inspector.resolve(context.cwd, slash === -1 ? '' : trimmed.slice(0, slash) || '/').absolute;
+  return directory === '/' ? `/${name}` : `${directory}/${name}`;
 }
 
 /** Symbolic modes adding s/t in any clause, or octal modes with a non-zero special-bits digit. */
