@@ -329,10 +329,10 @@ function headToHead(run, peer, pick) {
 export function peersVerdicts(run) {
   const f = peersFigures(run)['term-mcp'];
   const verdicts = [
-    ['`echo hi` p50 within 1.3x of a bare spawn (sandbox off, one-shot `terminal_execute {command}`)', judgeAtMost(f.echoRatio, 1.3), `${range(f.echoRatio)}x`],
-    ['`echo hi` p99 within 2x of its p50', judgeAtMost(f.echoP99OverP50, 2), `p99/p50 per round ${range(f.echoP99OverP50)}x`],
-    ['cold start to the first tools/list within 2x of `node -e \'\'`', judgeAtMost(f.coldStartRatio, 2), `${range(f.coldStartRatio)}x (${range(f.coldStartMs, 0, ' ms')})`],
-    ['idle RSS at most 60 MiB', judgeAtMost(f.idleRss, 60), `${range(f.idleRss, 1, ' MiB')}`],
+    ['STDIO `echo hi` p50 within 1.3x of a bare spawn (sandbox off, one-shot `terminal_execute {command}`)', judgeAtMost(f.echoRatio, 1.3), `${range(f.echoRatio)}x`],
+    ['STDIO `echo hi` p99 within 2x of its p50', judgeAtMost(f.echoP99OverP50, 2), `p99/p50 per round ${range(f.echoP99OverP50)}x`],
+    ['STDIO cold start to the first tools/list within 2x of `node -e \'\'`', judgeAtMost(f.coldStartRatio, 2), `${range(f.coldStartRatio)}x (${range(f.coldStartMs, 0, ' ms')})`],
+    ['STDIO idle RSS at most 60 MiB', judgeAtMost(f.idleRss, 60), `${range(f.idleRss, 1, ' MiB')}`],
   ];
   const rows = [
     ['echo p50', (r) => summarize(r.echo).p50 / summarize(r.bare).p50],
@@ -344,8 +344,10 @@ export function peersVerdicts(run) {
   for (const peer of run.targets.filter(({ name }) => name !== 'term-mcp')) {
     for (const [what, pick] of rows) {
       const ratio = headToHead(run, peer.name, pick);
-      if (what === '50 MB time' && run.rounds.every((round) => !round.results[peer.name].output.ok)) {
-        verdicts.push([`${what}: first against ${peer.label}`, 'ahead', 'the peer fails in every round']);
+      if (what.startsWith('50 MB') && run.rounds.every((round) => !round.results[peer.name].output.ok)) {
+        // A server that fails the call has no time and no memory figure to be compared with.
+        const verdict = what === '50 MB time' ? 'ahead' : 'n/a';
+        verdicts.push([`${what}: first against ${peer.label}`, verdict, 'the peer fails the call in every round']);
         continue;
       }
       const verdict = ratio.median + ratio.spread < 1 ? 'ahead' : ratio.median > 1 ? '**behind**' : 'not clear (within the spread)';
@@ -353,6 +355,13 @@ export function peersVerdicts(run) {
     }
   }
   return verdicts;
+}
+
+/** The verdicts as bench/run.mjs lists them (met or not; rows that cannot be compared are left out). */
+export function peersRunVerdicts(run) {
+  return peersVerdicts(run)
+    .filter(([, verdict]) => verdict !== 'n/a')
+    .map(([target, verdict, evidence]) => ({ met: verdict === 'met' || verdict === 'ahead', target, evidence: verdict.startsWith('not clear') ? `${evidence}; ${verdict}` : evidence }));
 }
 
 export function peersMarkdown(run) {

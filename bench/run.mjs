@@ -8,6 +8,7 @@ import path from 'node:path';
 import { executeMarkdown, runExecuteBench } from './execute.mjs';
 import { httpMarkdown, runHttpBench } from './http.mjs';
 import { memoryMarkdown, runMemoryBench } from './memory.mjs';
+import { peersMarkdown, peersRunVerdicts, runPeersBench } from './peers.mjs';
 import { policyMarkdown, runPolicyBench } from './policy.mjs';
 import { runStdioBench, stdioMarkdown } from './stdio.mjs';
 import { runSandboxBench, sandboxMarkdown, sandboxVerdicts } from './sandbox.mjs';
@@ -24,6 +25,7 @@ const BENCHMARKS = {
   memory: { title: 'Memory per idle execution session', run: runMemoryBench, markdown: memoryMarkdown, verdicts: () => [] },
   stream: { title: 'Streaming 100 MiB through `terminal_read`', run: runStreamBench, markdown: streamMarkdown, verdicts: streamVerdicts },
   policy: { title: 'Judging a command line (policy engine, in-process)', run: runPolicyBench, markdown: policyMarkdown, verdicts: policyVerdicts },
+  peers: { title: 'Head to head with the peers over STDIO', run: runPeersBench, markdown: peersMarkdown, verdicts: peersRunVerdicts },
 };
 
 const ABOUT = {
@@ -60,6 +62,14 @@ const ABOUT = {
     'bubblewrap sandbox (the default), one with TERM_MCP_SANDBOX=off; each run times `terminal_execute {command: "echo hi"}` ' +
     'on both and a bare `spawn("echo", ["hi"])`, interleaved. The difference between the two servers is the sandbox alone.',
   memory: 'In-process (dist/ composition root) in a child started with `--expose-gc`.',
+  peers:
+    'bench/peers.mjs: term-mcp (`node dist/main/cli.js stdio`, TERM_MCP_SANDBOX=off, default inspect mode) against ' +
+    'DesktopCommander 0.2.52 (`start_process`) and mcp-server-commands 0.5.0 (`run_command`). The peers are installed on ' +
+    'demand into a temp dir (`npm install --ignore-scripts --no-save`; they are not dependencies of this project), each ' +
+    "runs with a temp HOME (DesktopCommander's config there: telemetry off, no onboarding) and `DO_NOT_TRACK=1`. One " +
+    'client for all three: newline JSON-RPC with the 2025 `initialize` handshake. "Cold start" is from spawn to the ' +
+    'tools/list answer (initialize, initialized, tools/list); idle RSS is read 1 s after it. "met" needs the median to ' +
+    "clear the bound by more than the rounds' spread; \"ahead\" needs term-mcp ÷ peer below 1 by more than the spread.",
   stream:
     'One `term-mcp stdio` child per row. Each output stream is captured in one growable buffer up to MAX_OUTPUT_BYTES; ' +
     'bytes past the cap are still drained from the pipe (the command never blocks) and dropped, and the read marks ' +
