@@ -29,7 +29,7 @@ export const HTTP_DEFAULTS = { durationSeconds: 3, rounds: 3, warmupSeconds: 1, 
 const TARGETS = ['echo', 'sdk', 'term-mcp'];
 
 /** One autocannon run; latencies come from every response's own timing (autocannon's histogram rounds to 1 ms). */
-async function load(url, method, params, { durationSeconds, connections }) {
+export async function load(url, method, params, { durationSeconds, connections }) {
   const latencies = [];
   const instance = autocannon({
     url,
@@ -47,7 +47,7 @@ async function load(url, method, params, { durationSeconds, connections }) {
 }
 
 /** The tools/call every target answers: `terminal_plan {command:"pwd"}` in one execution session made for it. */
-async function prepareCall(target) {
+export async function prepareCall(target) {
   if (target.kind === 'echo') return { name: 'terminal_plan', arguments: { command: 'pwd', session_id: 'bench' } };
   const first = toolResult(await postModern(target.url, 'setup', 'tools/call', { name: 'terminal_plan', arguments: { command: 'pwd' } }), 'terminal_plan');
   return { name: 'terminal_plan', arguments: { command: 'pwd', session_id: first.session_id } };

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { executeMarkdown, runExecuteBench } from './execute.mjs';
 import { httpMarkdown, runHttpBench } from './http.mjs';
+import { httpScalingMarkdown, httpScalingVerdicts, runHttpScalingBench } from './http-scaling.mjs';
 import { memoryMarkdown, runMemoryBench } from './memory.mjs';
 import { peersMarkdown, peersRunVerdicts, runPeersBench } from './peers.mjs';
 import { policyMarkdown, runPolicyBench } from './policy.mjs';
@@ -19,6 +20,7 @@ const OUTPUT = path.join(ROOT, 'docs', 'performance.md');
 
 const BENCHMARKS = {
   http: { title: 'HTTP throughput (Streamable HTTP)', run: runHttpBench, markdown: httpMarkdown, verdicts: httpVerdicts },
+  httpScaling: { title: 'HTTP at 10 and 100 connections', run: runHttpScalingBench, markdown: httpScalingMarkdown, verdicts: httpScalingVerdicts },
   stdio: { title: 'STDIO throughput', run: runStdioBench, markdown: stdioMarkdown, verdicts: stdioVerdicts },
   execute: { title: 'Execute overhead (`terminal_execute` of `true` vs a bare spawn)', run: runExecuteBench, markdown: executeMarkdown, verdicts: executeVerdicts },
   sandbox: { title: 'Sandbox overhead (`terminal_execute` of `echo`: sandboxed, unsandboxed, bare spawn)', run: runSandboxBench, markdown: sandboxMarkdown, verdicts: sandboxVerdicts },
@@ -61,6 +63,10 @@ const ABOUT = {
     'Two in-process servers (the dispatcher called directly) in one worker, APPROVAL_MODE=trusted: one with the ' +
     'bubblewrap sandbox (the default), one with TERM_MCP_SANDBOX=off; each run times `terminal_execute {command: "echo hi"}` ' +
     'on both and a bare `spawn("echo", ["hi"])`, interleaved. The difference between the two servers is the sandbox alone.',
+  httpScaling:
+    'bench/http-scaling.mjs: term-mcp (`term-mcp http`, as in the throughput benchmark) and the bare node:http echo, ' +
+    'each at 10 and then 100 autocannon connections with the same modern requests. The echo shows what queueing alone ' +
+    'does on this machine: a server that is saturated at 10 connections answers 100 with about 10x the latency.',
   memory: 'In-process (dist/ composition root) in a child started with `--expose-gc`.',
   peers:
     'bench/peers.mjs: term-mcp (`node dist/main/cli.js stdio`, TERM_MCP_SANDBOX=off, default inspect mode) against ' +
