@@ -40,7 +40,10 @@ const ABOUT = {
     'Targets: **term-mcp** (`node dist/main/cli.js http`: Express with helmet, access log, origin/host guard, rate limit ' +
     '(raised to 1e8/min), body limit, bearer auth, MCP header checks, then the dispatcher); **sdk** (bench/sdk-server.mjs: ' +
     "the official SDK's `createMcpHandler` behind `toNodeHandler` on node:http, with a Host check and a bearer check in " +
-    'front; it builds a fresh `McpServer` per request, which is how the SDK serves the stateless era); **echo** ' +
+    'front; it builds a fresh `McpServer` per request, which is how the SDK serves the stateless era); **sdk-v1** ' +
+    "(bench/sdk-v1-server.mjs: the v1 SDK's `McpServer` 1.x with its stateful `StreamableHTTPServerTransport` as its README " +
+    'wires it, one session opened by `initialize` and named by `Mcp-Session-Id` on every request, answers as SSE streams; ' +
+    'the reference most servers are built on; same Host and bearer checks); **echo** ' +
     '(bench/echo-server.mjs: node:http that parses the JSON body and answers with no MCP work, the ceiling). ' +
     'The SDK server registers term-mcp\'s own tool definitions (same zod schemas, same handlers on one term-mcp ' +
     'composition root), so both MCP servers run the same tool code and list the same 12-tool catalog (~26 KB of JSON); ' +
@@ -154,7 +157,12 @@ function httpVerdicts({ results }) {
     const sdk = pick('sdk', method);
     const echo = pick('echo', method);
     if (!ours || !sdk || !echo) return [];
+    const v1 = pick('sdk-v1', method);
     return [
+      ...(v1 === undefined
+        ? []
+        : [verdict(ours.requestsPerSecond >= v1.requestsPerSecond, `HTTP ${method}: at least the v1 SDK McpServer's throughput (stateful Streamable HTTP)`,
+            `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs v1 SDK ${fixed(v1.requestsPerSecond, 0)} req/s (${fixed(ours.requestsPerSecond / v1.requestsPerSecond)}x); p99 ${fixed(ours.p99Ms)} vs ${fixed(v1.p99Ms)} ms`)]),
       verdict(ours.requestsPerSecond >= sdk.requestsPerSecond, `HTTP ${method}: at least the official SDK server's throughput`,
         `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs SDK ${fixed(sdk.requestsPerSecond, 0)} req/s (${fixed(ours.requestsPerSecond / sdk.requestsPerSecond)}x)`),
       verdict(ours.requestsPerSecond * 2 >= echo.requestsPerSecond, `HTTP ${method}: within 2x of the bare Node ceiling`,
