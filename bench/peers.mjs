@@ -8,9 +8,10 @@
 // the rows are measured in interleaved rounds: in each round every server (in a rotated order) is started cold, then
 // timed on `echo hi` against a bare spawn of echo from this process (alternated call by call), then on 50 MB of output.
 //
-//   node bench/peers.mjs [--rounds 5] [--echo-runs 40] [--peers-dir DIR] [--json FILE]
+//   node bench/peers.mjs [--rounds 5] [--echo-runs 40] [--peers-dir DIR] [--json FILE] [--cli FILE]
 //
-// --peers-dir reuses an install (default: a fresh temp dir, removed at the end).
+// --peers-dir reuses an install (default: a fresh temp dir, removed at the end); --cli runs another build of term-mcp
+// (default dist/main/cli.js), e.g. a bundled one.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -97,14 +98,14 @@ function textOf(result) {
 }
 
 /** How each server is started and how its tool is called; `check` throws unless the answer shows the command's output. */
-function targets(peersDir) {
+function targets(peersDir, cli = CLI) {
   const peerBin = (peer) => path.join(peersDir, 'node_modules', peer.pkg, peer.bin);
   return [
     {
       name: 'term-mcp',
       label: 'term-mcp',
       start: (home, workspace) =>
-        startChild('node', [CLI, 'stdio'], {
+        startChild('node', [cli, 'stdio'], {
           cwd: workspace,
           stdin: 'pipe',
           env: { HOME: home, WORKSPACE_ROOT: workspace, TERM_MCP_SANDBOX: 'off', LOG_LEVEL: 'error' },
@@ -255,7 +256,7 @@ export async function runPeersBench(options = {}) {
     installPeers(peersDir);
     const line = `${'a'.repeat(1023)}\n`;
     writeFileSync(path.join(workspace, 'big.txt'), line.repeat(settings.outputBytes / 1024));
-    const all = targets(peersDir);
+    const all = targets(peersDir, settings.cli);
     const rounds = [];
     for (let round = 0; round < settings.rounds; round += 1) {
       const order = all.map((_, i) => all[(i + round) % all.length]);
@@ -403,6 +404,7 @@ function parseArgs(argv) {
     else if (flag === '--echo-runs') options.echoRuns = Number(value);
     else if (flag === '--peers-dir') options.peersDir = path.resolve(value);
     else if (flag === '--json') options.json = path.resolve(value);
+    else if (flag === '--cli') options.cli = path.resolve(value);
     else throw new Error(`unknown argument ${flag}`);
     i += 1;
   }
