@@ -109,7 +109,8 @@ const NOTES = [
     'the tool was ~25% of the CPU and Express\'s `res.json` ~15%.',
   '**Execute overhead.** The spawn is the same; the extra time is the execute-time re-check (the working directory ' +
     'resolved again and the whole policy evaluated again, i.e. the same synchronous file-system calls as a plan) plus ' +
-    'building and signing the receipt. Right after a fork the parent also pays copy-on-write page faults, which makes ' +
+    'building and signing the receipt (a one-shot `terminal_execute {command}` skips the re-check: its plan was judged in ' +
+    'the same call, with no I/O awaited since). Right after a fork the parent also pays copy-on-write page faults, which makes ' +
     'that JS work slower than it is in the throughput benchmarks. Spawning itself is slow on this VM (~10 ms for `true`).',
   '**Streaming memory.** With the default cap (1 MiB per stream) the server keeps 1 MiB and drains the rest: RSS stays ' +
     'flat whatever the volume. With the cap raised to 128 MiB, memory follows the captured output, several times over: ' +
