@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { executeMarkdown, runExecuteBench } from './execute.mjs';
 import { httpMarkdown, runHttpBench } from './http.mjs';
+import { httpScalingMarkdown, httpScalingVerdicts, runHttpScalingBench } from './http-scaling.mjs';
 import { memoryMarkdown, runMemoryBench } from './memory.mjs';
+import { peersMarkdown, peersRunVerdicts, runPeersBench } from './peers.mjs';
 import { policyMarkdown, runPolicyBench } from './policy.mjs';
 import { runStdioBench, stdioMarkdown } from './stdio.mjs';
 import { runSandboxBench, sandboxMarkdown, sandboxVerdicts } from './sandbox.mjs';
@@ -18,12 +20,14 @@ const OUTPUT = path.join(ROOT, 'docs', 'performance.md');
 
 const BENCHMARKS = {
   http: { title: 'HTTP throughput (Streamable HTTP)', run: runHttpBench, markdown: httpMarkdown, verdicts: httpVerdicts },
+  httpScaling: { title: 'HTTP at 10 and 100 connections', run: runHttpScalingBench, markdown: httpScalingMarkdown, verdicts: httpScalingVerdicts },
   stdio: { title: 'STDIO throughput', run: runStdioBench, markdown: stdioMarkdown, verdicts: stdioVerdicts },
   execute: { title: 'Execute overhead (`terminal_execute` of `true` vs a bare spawn)', run: runExecuteBench, markdown: executeMarkdown, verdicts: executeVerdicts },
   sandbox: { title: 'Sandbox overhead (`terminal_execute` of `echo`: sandboxed, unsandboxed, bare spawn)', run: runSandboxBench, markdown: sandboxMarkdown, verdicts: sandboxVerdicts },
   memory: { title: 'Memory per idle execution session', run: runMemoryBench, markdown: memoryMarkdown, verdicts: () => [] },
   stream: { title: 'Streaming 100 MiB through `terminal_read`', run: runStreamBench, markdown: streamMarkdown, verdicts: streamVerdicts },
   policy: { title: 'Judging a command line (policy engine, in-process)', run: runPolicyBench, markdown: policyMarkdown, verdicts: policyVerdicts },
+  peers: { title: 'Head to head with the peers over STDIO', run: runPeersBench, markdown: peersMarkdown, verdicts: peersRunVerdicts },
 };
 
 const ABOUT = {
@@ -39,7 +43,10 @@ const ABOUT = {
     'Targets: **term-mcp** (`node dist/main/cli.js http`: Express with helmet, access log, origin/host guard, rate limit ' +
     '(raised to 1e8/min), body limit, bearer auth, MCP header checks, then the dispatcher); **sdk** (bench/sdk-server.mjs: ' +
     "the official SDK's `createMcpHandler` behind `toNodeHandler` on node:http, with a Host check and a bearer check in " +
-    'front; it builds a fresh `McpServer` per request, which is how the SDK serves the stateless era); **echo** ' +
+    'front; it builds a fresh `McpServer` per request, which is how the SDK serves the stateless era); **sdk-v1** ' +
+    "(bench/sdk-v1-server.mjs: the v1 SDK's `McpServer` 1.x with its stateful `StreamableHTTPServerTransport` as its README " +
+    'wires it, one session opened by `initialize` and named by `Mcp-Session-Id` on every request, answers as SSE streams; ' +
+    'the reference most servers are built on; same Host and bearer checks); **echo** ' +
     '(bench/echo-server.mjs: node:http that parses the JSON body and answers with no MCP work, the ceiling). ' +
     'The SDK server registers term-mcp\'s own tool definitions (same zod schemas, same handlers on one term-mcp ' +
     'composition root), so both MCP servers run the same tool code and list the same 12-tool catalog (~26 KB of JSON); ' +
@@ -62,7 +69,19 @@ const ABOUT = {
     'Two in-process servers (the dispatcher called directly) in one worker, APPROVAL_MODE=trusted: one with the ' +
     'bubblewrap sandbox (the default), one with TERM_MCP_SANDBOX=off; each run times `terminal_execute {command: "echo hi"}` ' +
     'on both and a bare `spawn("echo", ["hi"])`, interleaved. The difference between the two servers is the sandbox alone.',
+  httpScaling:
+    'bench/http-scaling.mjs: term-mcp (`term-mcp http`, as in the throughput benchmark) and the bare node:http echo, ' +
+    'each at 10 and then 100 autocannon connections with the same modern requests. The echo shows what queueing alone ' +
+    'does on this machine: a server that is saturated at 10 connections answers 100 with about 10x the latency.',
   memory: 'In-process (dist/ composition root) in a child started with `--expose-gc`.',
+  peers:
+    'bench/peers.mjs: term-mcp (`node dist/main/cli.js stdio`, TERM_MCP_SANDBOX=off, default inspect mode) against ' +
+    'DesktopCommander 0.2.52 (`start_process`) and mcp-server-commands 0.5.0 (`run_command`). The peers are installed on ' +
+    'demand into a temp dir (`npm install --ignore-scripts --no-save`; they are not dependencies of this project), each ' +
+    "runs with a temp HOME (DesktopCommander's config there: telemetry off, no onboarding) and `DO_NOT_TRACK=1`. One " +
+    'client for all three: newline JSON-RPC with the 2025 `initialize` handshake. "Cold start" is from spawn to the ' +
+    'tools/list answer (initialize, initialized, tools/list); idle RSS is read 1 s after it. "met" needs the median to ' +
+    "clear the bound by more than the rounds' spread; \"ahead\" needs term-mcp ÷ peer below 1 by more than the spread.",
   stream:
     'One `term-mcp stdio` child per row. Each output stream is captured in one growable buffer up to MAX_OUTPUT_BYTES; ' +
     'bytes past the cap are still drained from the pipe (the command never blocks) and dropped, and the read marks ' +
@@ -93,7 +112,8 @@ const NOTES = [
     'the tool was ~25% of the CPU and Express\'s `res.json` ~15%.',
   '**Execute overhead.** The spawn is the same; the extra time is the execute-time re-check (the working directory ' +
     'resolved again and the whole policy evaluated again, i.e. the same synchronous file-system calls as a plan) plus ' +
-    'building and signing the receipt. Right after a fork the parent also pays copy-on-write page faults, which makes ' +
+    'building and signing the receipt (a one-shot `terminal_execute {command}` skips the re-check: its plan was judged in ' +
+    'the same call, with no I/O awaited since). Right after a fork the parent also pays copy-on-write page faults, which makes ' +
     'that JS work slower than it is in the throughput benchmarks. Spawning itself is slow on this VM (~10 ms for `true`).',
   '**Streaming memory.** With the default cap (1 MiB per stream) the server keeps 1 MiB and drains the rest: RSS stays ' +
     'flat whatever the volume. With the cap raised to 128 MiB, memory follows the captured output, several times over: ' +
@@ -141,7 +161,12 @@ function httpVerdicts({ results }) {
     const sdk = pick('sdk', method);
     const echo = pick('echo', method);
     if (!ours || !sdk || !echo) return [];
+    const v1 = pick('sdk-v1', method);
     return [
+      ...(v1 === undefined
+        ? []
+        : [verdict(ours.requestsPerSecond >= v1.requestsPerSecond, `HTTP ${method}: at least the v1 SDK McpServer's throughput (stateful Streamable HTTP)`,
+            `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs v1 SDK ${fixed(v1.requestsPerSecond, 0)} req/s (${fixed(ours.requestsPerSecond / v1.requestsPerSecond)}x); p99 ${fixed(ours.p99Ms)} vs ${fixed(v1.p99Ms)} ms`)]),
       verdict(ours.requestsPerSecond >= sdk.requestsPerSecond, `HTTP ${method}: at least the official SDK server's throughput`,
         `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs SDK ${fixed(sdk.requestsPerSecond, 0)} req/s (${fixed(ours.requestsPerSecond / sdk.requestsPerSecond)}x)`),
       verdict(ours.requestsPerSecond * 2 >= echo.requestsPerSecond, `HTTP ${method}: within 2x of the bare Node ceiling`,

@@ -140,6 +140,10 @@ export async function startHttpTarget(kind, workspace, env = {}) {
     child = startChild('node', [path.join(BENCH_DIR, 'sdk-server.mjs'), 'http'], {
       env: { PORT: String(port), BENCH_TOKEN, WORKSPACE_ROOT: workspace, ...env },
     });
+  } else if (kind === 'sdk-v1') {
+    child = startChild('node', [path.join(BENCH_DIR, 'sdk-v1-server.mjs')], {
+      env: { PORT: String(port), BENCH_TOKEN, WORKSPACE_ROOT: workspace, ...env },
+    });
   } else if (kind === 'echo') {
     child = startChild('node', [path.join(BENCH_DIR, 'echo-server.mjs'), 'http'], { env: { PORT: String(port), ...env } });
   } else {

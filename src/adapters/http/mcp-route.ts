@@ -3,6 +3,7 @@ import { LegacyHandshake } from '../../application/mcp/connection-state.js';
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
 import { classifyMessage, type IncomingMessage, type JsonRpcResponse, type RequestId } from '../../application/mcp/jsonrpc.js';
 import { hasModernMeta } from '../../application/mcp/request-meta.js';
+import { serializeMessage } from '../../application/mcp/serialized-once.js';
 import { ERROR_CODES } from '../../domain/protocol/versions.js';
 import { principalOf } from './bearer-auth.js';
 import { sendJsonRpcError } from './json-rpc-reply.js';
@@ -174,7 +175,8 @@ function reply(res: Response, response: JsonRpcResponse | undefined, status: (re
     res.status(202).end();
     return;
   }
-  res.status(status(response)).json(response);
+  // Not res.json: serializeMessage splices the cached text of static parts (the tool catalog) into the answer.
+  res.status(status(response)).type('application/json').send(serializeMessage(response));
 }
 
 /**

@@ -3,6 +3,7 @@ import { InFlightRequests, LegacyHandshake } from '../../application/mcp/connect
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
 import { errorResponse, parseErrorResponse, type JsonRpcResponse } from '../../application/mcp/jsonrpc.js';
 import type { Logger } from '../../application/logging/logger.js';
+import { serializeMessage } from '../../application/mcp/serialized-once.js';
 import { ERROR_CODES } from '../../domain/protocol/versions.js';
 import { LineSplitter } from './line-splitter.js';
 
@@ -33,7 +34,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
   const pending = new Set<Promise<void>>();
 
   const write = (response: JsonRpcResponse): void => {
-    output.write(`${JSON.stringify(response)}\n`);
+    output.write(`${serializeMessage(response)}\n`);
   };
 
   const handleLine = (line: string): void => {

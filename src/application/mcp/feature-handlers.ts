@@ -1,6 +1,6 @@
 import type { ProtocolEra } from '../../domain/protocol/versions.js';
 import { paginate } from '../pagination/paginate.js';
-import type { ToolCatalog } from '../tools/tool-catalog.js';
+import type { ToolCatalog, ToolDescriptor } from '../tools/tool-catalog.js';
 import type { PromptProvider, ResourceProvider } from './capability-ports.js';
 import {
   CallToolParamsSchema,
@@ -9,6 +9,7 @@ import {
   parseParams,
   ReadResourceParamsSchema,
 } from './method-params.js';
+import { serializedOnce } from './serialized-once.js';
 import type { CachePolicy } from './server-identity.js';
 
 /** A method's raw result, before the era stamps it. `ttlMs` marks a cacheable result (2026-07-28 caching). */
@@ -37,11 +38,22 @@ export interface FeatureDependencies {
 /** Handlers for the methods both eras share: tools, resources, prompts. */
 export function featureHandlers(deps: FeatureDependencies): ReadonlyMap<string, FeatureHandler> {
   const { tools, resources, prompts, pageSize, cache } = deps;
+  // The catalog is static, so each page of it is serialized once (keyed by its first tool: bounded by the catalog).
+  const toolPages = new Map<string, readonly ToolDescriptor[]>();
+  const toolPage = (items: readonly ToolDescriptor[]): readonly ToolDescriptor[] => {
+    const key = items[0]?.name ?? '';
+    let page = toolPages.get(key);
+    if (page === undefined) {
+      page = serializedOnce(items);
+      toolPages.set(key, page);
+    }
+    return page;
+  };
   return new Map<string, FeatureHandler>([
     ['tools/list', async ({ params }) => {
       const { cursor } = parseParams(ListParamsSchema, params, 'tools/list');
       const page = paginate(tools.list(), (tool) => tool.name, cursor, pageSize);
-      return { body: withCursor({ tools: page.items }, page.nextCursor), ttlMs: cache.catalogTtlMs };
+      return { body: withCursor({ tools: toolPage(page.items) }, page.nextCursor), ttlMs: cache.catalogTtlMs };
     }],
     ['tools/call', async ({ params, era, signal, principal }) => {
       const { name, arguments: args } = parseParams(CallToolParamsSchema, params, 'tools/call');

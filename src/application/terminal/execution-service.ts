@@ -1,5 +1,6 @@
 import type { RunningCommand } from '../../domain/execution/execution-session.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
+import type { LaunchForm } from '../../domain/policy/policy-types.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
 import {
@@ -81,7 +82,7 @@ export class ExecutionService {
       if (plan.requiresApproval) {
         throw new ApprovalRequired(plan.id, plan.sessionId, plan.approval?.id, approvalNextStep(plan, this.options.approvals.channel));
       }
-      return await this.run(sessions.live(plan.sessionId), plan, options, oneShot);
+      return await this.run(sessions.live(plan.sessionId), plan, options, { oneShot, judgedNow: true });
     } catch (error) {
       const ledger = sessions.find(plan.sessionId);
       if (oneShot && ledger && !(error instanceof ApprovalRequired) && plan.commandId === null) this.endOneShot(ledger);
@@ -101,24 +102,15 @@ export class ExecutionService {
     ledger: SessionLedger,
     plan: TerminalPlan,
     options: ExecuteOptions,
-    oneShot = false,
+    { oneShot = false, judgedNow = false }: { oneShot?: boolean; judgedNow?: boolean } = {},
   ): Promise<ExecutionResult> {
     const nextStep = (): string => approvalNextStep(plan, this.options.approvals.channel);
     plan.assertExecutable(nextStep);
-    const cwd = await this.currentDirectory(plan);
-    // Checked again after the await; from here on nothing awaits until the command is started, so two calls cannot both pass the checks.
-    plan.assertExecutable(nextStep);
     const { session } = ledger;
-    if (plan.approval) {
-      this.options.approvals.assertUsable(plan, { sessionId: session.id, planId: plan.id, command: plan.command, cwd });
-    }
-    const decision = this.options.policy.evaluate({ command: plan.command, cwd });
-    if (isStricter(decision.verdict, plan.decision.verdict) || !decision.launch || !sameLaunch(decision.launch, plan.decision.launch)) {
-      throw new PolicyChanged(plan.id, plan.decision.verdict, decision.verdict, decision.reasons);
-    }
+    const { cwd, launch } = judgedNow ? this.justJudged(plan) : await this.judgeAgain(ledger, plan, nextStep);
     const command = session.start(
       {
-        launch: decision.launch,
+        launch,
         cwd,
         timeoutMs: plan.limits.timeoutSeconds * 1000,
         maxOutputBytes: plan.limits.maxOutputBytes,
@@ -132,6 +124,35 @@ export class ExecutionService {
     // Registered before anyone awaits the receipt: the session has ended by the time the caller gets the receipt.
     if (oneShot) void receipt.then(() => this.endOneShot(ledger), () => this.endOneShot(ledger));
     return this.waitFor(plan, command, receipt, options);
+  }
+
+  /**
+   * The execute-time re-check of a plan made earlier: its directory resolved again, its approval, and the policy
+   * evaluated again (the file system may have changed since the plan), which must not be stricter nor launch otherwise.
+   */
+  private async judgeAgain(ledger: SessionLedger, plan: TerminalPlan, nextStep: () => string): Promise<{ cwd: string; launch: LaunchForm }> {
+    const cwd = await this.currentDirectory(plan);
+    // Checked again after the await; from here on nothing awaits until the command is started, so two calls cannot both pass the checks.
+    plan.assertExecutable(nextStep);
+    if (plan.approval) {
+      this.options.approvals.assertUsable(plan, { sessionId: ledger.session.id, planId: plan.id, command: plan.command, cwd });
+    }
+    const decision = this.options.policy.evaluate({ command: plan.command, cwd });
+    if (isStricter(decision.verdict, plan.decision.verdict) || !decision.launch || !sameLaunch(decision.launch, plan.decision.launch)) {
+      throw new PolicyChanged(plan.id, plan.decision.verdict, decision.verdict, decision.reasons);
+    }
+    return { cwd, launch: decision.launch };
+  }
+
+  /**
+   * `terminal_execute {command}`: the plan was judged in this very call, its directory resolved just before, and
+   * nothing but promise continuations ran since (no I/O was awaited), so judging it again could only repeat the same
+   * file-system lookups: the command starts on the launch the plan was judged to, like a re-checked plan does.
+   */
+  private justJudged(plan: TerminalPlan): { cwd: string; launch: LaunchForm } {
+    const { launch } = plan.decision;
+    if (!launch) throw new PolicyChanged(plan.id, plan.decision.verdict, plan.decision.verdict, plan.decision.reasons);
+    return { cwd: plan.cwd, launch };
   }
 
   /** The plan's directory as it resolves now; it must still be the very directory that was planned. */

@@ -13,6 +13,23 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
     await fixture.dispose();
   });
 
+  test('a one-shot terminal_execute {command} judges its command once; a planned one is judged again at execute time', async () => {
+    const oneShot = await fixture.ok('terminal_execute', { command: 'echo hi' });
+    expect(oneShot).toMatchObject({ status: 'succeeded', exit_code: 0 });
+    expect(fixture.evaluations).toEqual(['echo hi']);
+
+    const plan = await fixture.ok('terminal_plan', { command: 'echo again' });
+    await fixture.ok('terminal_execute', { session_id: plan.session_id, plan_id: plan.id });
+    expect(fixture.evaluations).toEqual(['echo hi', 'echo again', 'echo again']);
+  });
+
+  test('a one-shot terminal_execute {command} still refuses what the policy denies, and starts nothing', async () => {
+    const refused = await fixture.call('terminal_execute', { command: 'rm -rf .' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ code: 'policy_denied' });
+    expect(fixture.evaluations).toEqual(['rm -rf .']);
+  });
+
   test('wait_seconds 0 starts in the background; terminal_read polls the output until it has finished', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'cat' });
     const started = await fixture.ok('terminal_execute', { session_id: plan.session_id, plan_id: plan.id, wait_seconds: 0, open_stdin: true });

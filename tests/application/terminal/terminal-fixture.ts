@@ -23,6 +23,7 @@ import { NodeWorkspaceFS } from '../../../src/adapters/fs/node-workspace-fs';
 import { NodePathInspector } from '../../../src/adapters/policy/node-path-inspector';
 import { ChildProcessSessionFactory } from '../../../src/adapters/process/child-process-session-factory';
 import { HmacReceiptSigner } from '../../../src/adapters/receipts/hmac-receipt-signer';
+import type { PolicyEngine } from '../../../src/domain/policy/policy-engine';
 import type { PolicyMode } from '../../../src/domain/policy/policy-types';
 import type { ApprovalChannel } from '../../../src/domain/terminal/approval-types';
 import type { ReceiptAuditLog } from '../../../src/domain/terminal/receipt-audit-log';
@@ -65,6 +66,8 @@ export class TerminalFixture {
   readonly settings: TerminalSettings;
   readonly tools: readonly ToolDefinition[];
   readonly catalog: ToolCatalog;
+  /** Every policy evaluation, in order (the real engine judges each; this only records the command lines). */
+  readonly evaluations: string[] = [];
   private clockOffsetMs = 0;
   readonly now = (): number => Date.now() + this.clockOffsetMs;
 
@@ -79,7 +82,13 @@ export class TerminalFixture {
       maxProcessesPerSession: 1,
       approvalTtlSeconds: options.approvalTtlSeconds ?? 600,
     };
-    const policy = new DefaultPolicyEngine(new NodePathInspector(this.root), { ...DEFAULT_POLICY_SETTINGS, mode });
+    const engine = new DefaultPolicyEngine(new NodePathInspector(this.root), { ...DEFAULT_POLICY_SETTINGS, mode });
+    const policy: PolicyEngine = {
+      evaluate: (request) => {
+        this.evaluations.push(request.command);
+        return engine.evaluate(request);
+      },
+    };
     const workspace = new NodeWorkspaceFS({ root: this.root, maxReadBytes: 1_048_576 });
     const redactor = new SecretRedactor(options.secrets ?? []);
     this.registry = new SessionRegistry({
