@@ -2,8 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { RequestId } from '../../application/mcp/jsonrpc.js';
 import { hasModernMeta, readProtocolVersion } from '../../application/mcp/request-meta.js';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
+import { refuse } from './json-rpc-reply.js';
 
 /** The body field each name-carrying method mirrors into `Mcp-Name` (2026-07-28 streamable-http, "Standard headers"). */
 const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = Object.freeze({
@@ -42,13 +41,13 @@ export function mcpHeaderGuard(): RequestHandler {
     }
     const modern = hasModernMeta(message.params);
     if (!acceptsJsonAndEventStream(req.headers.accept)) {
-      const code = modern ? ERROR_CODES.headerMismatch : ERROR_CODES.invalidRequest;
-      sendJsonRpcError(res, 406, { code, message: 'Not Acceptable: the Accept header must list application/json and text/event-stream' }, message.id);
+      const era = modern ? 'modern' : 'legacy';
+      refuse(res, 'not_acceptable', 'Not Acceptable: the Accept header must list application/json and text/event-stream', message.id, era);
       return;
     }
     const problem = modern ? modernHeaderProblem(req.headers, message) : undefined;
     if (problem !== undefined) {
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.headerMismatch, message: problem }, message.id);
+      refuse(res, 'header_mismatch', problem, message.id);
       return;
     }
     next();

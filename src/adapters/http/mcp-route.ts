@@ -3,9 +3,9 @@ import { LegacyHandshake } from '../../application/mcp/connection-state.js';
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
 import { classifyMessage, type IncomingMessage, type JsonRpcResponse, type RequestId } from '../../application/mcp/jsonrpc.js';
 import { hasModernMeta } from '../../application/mcp/request-meta.js';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
+import { httpStatusOfJsonRpcError } from '../../domain/error-catalogue.js';
 import { principalOf } from './bearer-auth.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
+import { refuse } from './json-rpc-reply.js';
 import type { LegacySession, LegacySessionStore } from './legacy-sessions.js';
 import { legacySessionVersionProblem, mcpHeaderGuard } from './mcp-headers.js';
 
@@ -43,7 +43,7 @@ export function mcpRoutes(options: McpRoutesOptions): Router {
   router.delete('/mcp', (req, res) => endpoint.delete(req, res));
   router.all('/mcp', (_req, res) => {
     res.setHeader('Allow', 'POST, DELETE');
-    sendJsonRpcError(res, 405, { code: ERROR_CODES.invalidRequest, message: 'Method Not Allowed: POST a JSON-RPC message (no GET stream is offered)' });
+    refuse(res, 'method_not_allowed', 'Method Not Allowed: POST a JSON-RPC message (no GET stream is offered)');
   });
   return router;
 }
@@ -57,12 +57,12 @@ class McpEndpoint {
   async post(req: Request, res: Response): Promise<void> {
     const body: unknown = req.body;
     if (body === undefined) {
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.parseError, message: 'Parse error: the request body is empty' });
+      refuse(res, 'parse_error', 'Parse error: the request body is empty');
       return;
     }
     const incoming = classifyMessage(body);
     if (incoming.kind === 'invalid') {
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: incoming.reason }, incoming.id);
+      refuse(res, 'invalid_message', incoming.reason, incoming.id);
       return;
     }
     const call: Call = { body, incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res) };
@@ -74,7 +74,7 @@ class McpEndpoint {
   delete(req: Request, res: Response): void {
     const id = sessionIdOf(req);
     if (id === undefined) {
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: 'Mcp-Session-Id header is required' });
+      refuse(res, 'session_id_required', 'Mcp-Session-Id header is required');
       return;
     }
     if (this.sessions.find(id, principalOf(res)) === undefined) {
@@ -99,7 +99,7 @@ class McpEndpoint {
     const session = this.sessions.open(call.principal);
     if (session === undefined) {
       const message = 'Too many sessions: every session is serving a request; retry later (or end an unused one with DELETE /mcp)';
-      sendJsonRpcError(res, 503, { code: ERROR_CODES.invalidRequest, message }, idOf(call.incoming));
+      refuse(res, 'transport_sessions_busy', message, idOf(call.incoming));
       return;
     }
     try {
@@ -120,7 +120,7 @@ class McpEndpoint {
     const id = sessionIdOf(req);
     if (id === undefined) {
       if (call.incoming.kind !== 'request') {
-        sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: 'Mcp-Session-Id header is required: send initialize first' });
+        refuse(res, 'session_id_required', 'Mcp-Session-Id header is required: send initialize first');
         return;
       }
       // Neither modern `_meta` nor a session: the dispatcher says what is missing (-32602), or answers `ping`.
@@ -136,7 +136,7 @@ class McpEndpoint {
     try {
       const versionProblem = legacySessionVersionProblem(req.headers['mcp-protocol-version'], session.handshake.protocolVersion ?? '');
       if (versionProblem !== undefined) {
-        sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: versionProblem }, idOf(call.incoming));
+        refuse(res, 'session_version_mismatch', versionProblem, idOf(call.incoming));
         return;
       }
       // Inside a session every JSON-RPC answer, error or not, is a 200: 2025-11-25 maps no error to a status.
@@ -157,10 +157,7 @@ function sessionContext(session: LegacySession, call: Call): DispatchContext {
 
 /** Status of a JSON-RPC answer outside a legacy session (2026-07-28 streamable-http "Status codes"). */
 function statusOf(response: JsonRpcResponse): number {
-  if (!('error' in response)) return 200;
-  if (response.error.code === ERROR_CODES.methodNotFound) return 404;
-  if (response.error.code === ERROR_CODES.internalError) return 500;
-  return 400;
+  return 'error' in response ? httpStatusOfJsonRpcError(response.error.code) : 200;
 }
 
 /**
@@ -185,7 +182,7 @@ function sessionNotFound(res: Response, id: RequestId | null, evicted = false): 
   const message = evicted
     ? 'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session'
     : 'Session not found: initialize a new session';
-  sendJsonRpcError(res, 404, { code: ERROR_CODES.invalidRequest, message }, id);
+  refuse(res, 'transport_session_not_found', message, id);
 }
 
 function sessionIdOf(req: Request): string | undefined {

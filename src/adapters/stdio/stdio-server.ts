@@ -3,7 +3,7 @@ import { InFlightRequests, LegacyHandshake } from '../../application/mcp/connect
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
 import { errorResponse, parseErrorResponse, type JsonRpcResponse } from '../../application/mcp/jsonrpc.js';
 import type { Logger } from '../../application/logging/logger.js';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
+import { transportRefusalWire } from '../../domain/error-catalogue.js';
 import { LineSplitter } from './line-splitter.js';
 
 export interface MessageHandler {
@@ -59,7 +59,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
   };
 
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, handleLine, () =>
-    write(errorResponse(null, { code: ERROR_CODES.invalidRequest, message: 'Message exceeds the maximum line size' })),
+    write(errorResponse(null, { code: transportRefusalWire('line_too_large').jsonRpcCode, message: 'Message exceeds the maximum line size' })),
   );
 
   await new Promise<void>((resolve, reject) => {
