@@ -1,17 +1,19 @@
 import { Router, type Request, type Response } from 'express';
 import { LegacyHandshake } from '../../application/mcp/connection-state.js';
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
-import { classifyMessage, type IncomingMessage, type JsonRpcResponse, type RequestId } from '../../application/mcp/jsonrpc.js';
-import { hasModernMeta } from '../../application/mcp/request-meta.js';
+import type { JsonRpcResponse, RequestId } from '../../application/mcp/jsonrpc.js';
+import type { ClassifiedMessage } from '../../application/mcp/message-classification.js';
 import { httpStatusOfJsonRpcError } from '../../domain/error-catalogue.js';
 import { principalOf } from './bearer-auth.js';
 import { refuse } from './json-rpc-reply.js';
 import type { LegacySession, LegacySessionStore } from './legacy-sessions.js';
 import { legacySessionVersionProblem, mcpHeaderGuard } from './mcp-headers.js';
+import { classifiedMessageOf, classifyMcpBody } from './mcp-message.js';
 
 /** What the routes need from the application dispatcher (McpDispatcher satisfies it). */
 export interface McpMessageHandler {
-  handle(value: unknown, context: DispatchContext): Promise<JsonRpcResponse | undefined>;
+  /** Serves a message this adapter already classified; the dispatcher does not read the body again. */
+  dispatch(message: ClassifiedMessage, context: DispatchContext): Promise<JsonRpcResponse | undefined>;
 }
 
 export interface McpRoutesOptions {
@@ -19,11 +21,10 @@ export interface McpRoutesOptions {
   sessions: LegacySessionStore;
 }
 
-type Incoming = Exclude<IncomingMessage, { kind: 'invalid' }>;
+type Incoming = Exclude<ClassifiedMessage, { kind: 'invalid' }>;
 
-/** One POST: the parsed body, what it is, who sent it, and the signal that fires if they hang up. */
+/** One POST: what its body is (classified once, by `classifyMcpBody`), who sent it, and the signal that fires if they hang up. */
 interface Call {
-  body: unknown;
   incoming: Incoming;
   principal: string;
   signal: AbortSignal;
@@ -39,7 +40,7 @@ interface Call {
 export function mcpRoutes(options: McpRoutesOptions): Router {
   const endpoint = new McpEndpoint(options.dispatcher, options.sessions);
   const router = Router();
-  router.post('/mcp', mcpHeaderGuard(), (req, res) => endpoint.post(req, res));
+  router.post('/mcp', classifyMcpBody(), mcpHeaderGuard(), (req, res) => endpoint.post(req, res));
   router.delete('/mcp', (req, res) => endpoint.delete(req, res));
   router.all('/mcp', (_req, res) => {
     res.setHeader('Allow', 'POST, DELETE');
@@ -55,19 +56,18 @@ class McpEndpoint {
   ) {}
 
   async post(req: Request, res: Response): Promise<void> {
-    const body: unknown = req.body;
-    if (body === undefined) {
+    const incoming = classifiedMessageOf(res);
+    if (incoming === undefined) {
       refuse(res, 'parse_error', 'Parse error: the request body is empty');
       return;
     }
-    const incoming = classifyMessage(body);
     if (incoming.kind === 'invalid') {
       refuse(res, 'invalid_message', incoming.reason, incoming.id);
       return;
     }
-    const call: Call = { body, incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res) };
-    if (incoming.kind !== 'response' && hasModernMeta(incoming.message.params)) return this.serveModern(call, res);
-    if (incoming.kind === 'request' && incoming.message.method === 'initialize') return this.initializeSession(call, res);
+    const call: Call = { incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res) };
+    if (incoming.kind !== 'response' && incoming.era === 'modern') return this.serveModern(call, res);
+    if (incoming.kind === 'request' && incoming.method === 'initialize') return this.initializeSession(call, res);
     return this.serveLegacy(call, req, res);
   }
 
@@ -87,7 +87,7 @@ class McpEndpoint {
 
   /** 2026-07-28: no handshake, no session; an `Mcp-Session-Id` sent along is ignored and never echoed. */
   private async serveModern(call: Call, res: Response): Promise<void> {
-    reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
+    reply(res, await this.dispatcher.dispatch(call.incoming, statelessContext(call)), statusOf);
   }
 
   /**
@@ -103,7 +103,7 @@ class McpEndpoint {
       return;
     }
     try {
-      const response = await this.dispatcher.handle(call.body, sessionContext(session, call));
+      const response = await this.dispatcher.dispatch(call.incoming, sessionContext(session, call));
       // A session nobody will ever learn the id of (failed handshake, client gone) is dropped at once.
       if (response !== undefined && 'result' in response && !call.signal.aborted) {
         res.setHeader('Mcp-Session-Id', session.id);
@@ -124,7 +124,7 @@ class McpEndpoint {
         return;
       }
       // Neither modern `_meta` nor a session: the dispatcher says what is missing (-32602), or answers `ping`.
-      reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
+      reply(res, await this.dispatcher.dispatch(call.incoming, statelessContext(call)), statusOf);
       return;
     }
     // Held busy while served: a session with a request in flight is never ended to make room.
@@ -140,7 +140,7 @@ class McpEndpoint {
         return;
       }
       // Inside a session every JSON-RPC answer, error or not, is a 200: 2025-11-25 maps no error to a status.
-      reply(res, await this.dispatcher.handle(call.body, sessionContext(session, call)), () => 200);
+      reply(res, await this.dispatcher.dispatch(call.incoming, sessionContext(session, call)), () => 200);
     } finally {
       this.sessions.release(session);
     }
