@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ChatNotConfigured, ChatProviderError } from '../../src/domain/chat/chat-errors';
 import {
   CATEGORY_WIRE,
@@ -69,5 +71,15 @@ describe('error catalogue', () => {
     expect(transportRefusalWire('not_acceptable', 'legacy')).toEqual({ status: 406, jsonRpcCode: ERROR_CODES.invalidRequest });
     expect(transportRefusalWire('rate_limited')).toEqual({ status: 429, jsonRpcCode: ERROR_CODES.invalidRequest });
     expect(Object.keys(TRANSPORT_REFUSALS)).toContain('unauthorized');
+  });
+
+  it('knows every refusal code docs/tools.md documents', () => {
+    const docs = fs.readFileSync(path.resolve(__dirname, '../../docs/tools.md'), 'utf8');
+    const start = docs.indexOf('| code | message | when |');
+    const table = docs.slice(start, docs.indexOf('\n\n', start));
+    const rows = table.split('\n').slice(2);
+    const documented = rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((match) => match[1] as string));
+    expect(documented.length).toBeGreaterThan(20);
+    expect(documented.filter((code) => !isDomainErrorCode(code))).toEqual([]);
   });
 });
