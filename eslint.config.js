@@ -34,11 +34,18 @@ export default tseslint.config(
     },
   },
   {
+    // Configuration is read once, in src/main (config.ts), and handed down; nothing else reads the environment.
+    files: ['src/domain/**/*.ts', 'src/application/**/*.ts', 'src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only src/main reads process.env: take the value as an option.' }],
+    },
+  },
+  {
     files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['node:*', 'fs', 'path', 'child_process', 'http', 'express', 'zod', 'inversify', 'jose'], message: 'src/domain is pure: no I/O and no frameworks.' },
-        { group: ['**/application/**', '**/adapters/**', '**/main/**'], message: 'Dependencies point inward only.' },
+        { group: ['**/application/**', '**/adapters/**', '**/main/**', '**/index.js'], message: 'Dependencies point inward only: the domain imports nothing of ours outside src/domain.' },
       ] }],
     },
   },
@@ -55,6 +62,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['**/main/**'], message: 'Adapters never import the composition root.' },
+        // Every adapter sits one folder deep (src/adapters/<name>/), so `../<name>/` is always another adapter.
+        { regex: '^\\.\\./(?!\\.\\./)[^/]+/', message: 'An adapter never imports another adapter: share through application or domain.' },
       ] }],
     },
   },

@@ -7,7 +7,7 @@ import { api, callTool, followEvents, RequestFailed, setToken, baseUrl } from '.
 import { actionsOf, isLive, renderCard } from './ledger.js';
 import { clearReceipt, copyReceiptJson, exportRedacted, importReceipt, setReceiptMode, showReceipt } from './receipt-panel.js';
 import { createTerminalView } from './terminal-view.js';
-import { formatBytes, formatDuration, formatSeconds, sentenceFor, statusWord } from './words.js';
+import { formatBytes, formatDuration, formatSeconds, sentenceFor, saysSessionEnded, statusWord } from './words.js';
 
 const TOKEN_KEY = 'term-mcp-auth';
 const SESSION_KEY = 'term-mcp-session';
@@ -78,7 +78,7 @@ function report(error) {
   if (error instanceof RequestFailed && error.code === 'unreachable') {
     setConnection('Server not answering', 'offline');
     showBanner(sentenceFor(error), { label: 'Reconnect', run: reconnect });
-  } else if (error instanceof RequestFailed && (error.code === 'session_not_found' || error.code === 'unknown_session')) {
+  } else if (error instanceof RequestFailed && saysSessionEnded(error)) {
     sessionEnded();
   } else if (error instanceof RequestFailed && error.code === 'unauthorized') {
     lockOut(sentenceFor(error));
@@ -255,7 +255,7 @@ async function closeSession(sessionId) {
     await callTool('terminal_session_close', { session_id: sessionId });
   } catch (error) {
     // Already gone is what we wanted; anything else (server down) is reported, but the tab moves on.
-    if (!(error instanceof RequestFailed && error.code === 'session_not_found')) throw error;
+    if (!(error instanceof RequestFailed && saysSessionEnded(error))) throw error;
   }
 }
 

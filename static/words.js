@@ -1,13 +1,26 @@
-// Words for people. The UI chooses what to say from an error's code (never from message text meant for the model,
-// such as a tool's next_step), and says what happened and what the person can do about it.
+// Words for people. The UI chooses what to say and do from an error's code (never from message text meant for the
+// model, such as a tool's message or next_step), and says what happened and what the person can do about it. The
+// codes are those of the server's error catalogue (src/domain/error-catalogue.ts; tests/static/words.test.ts checks
+// that every code named here exists there) plus the UI's own: unreachable, unauthorized, rate_limited, too_large,
+// not_available, operator_unauthorized, rpc_error, http_error.
 
-const SENTENCES = {
+/** Codes whose session is gone: never existed, or ended (the catalogue's `not_found`/`expired` session codes). */
+export const SESSION_ENDED_CODES = Object.freeze(['session_not_found', 'unknown_session', 'session_expired', 'session_evicted']);
+
+/** True when the error says this tab's session is gone, so the tab opens a new one. */
+export function saysSessionEnded(error) {
+  return typeof error?.code === 'string' && SESSION_ENDED_CODES.includes(error.code);
+}
+
+export const SENTENCES = {
   unreachable: 'The term-mcp server is not answering. It may have stopped or restarted: start it again (term-mcp http), then press Reconnect.',
   unauthorized: 'The server refused this token. Use the bearer token printed by term-mcp http (or TERM_MCP_TOKEN).',
   rate_limited: 'Too many requests in a short time. Wait a moment, then try again.',
   too_large: 'That is larger than the server accepts in one request (MAX_REQUEST_BYTES).',
   session_not_found: 'This session has ended: it expired or was closed. Start a new session to plan again.',
   unknown_session: 'This session has ended: it expired or was closed. Start a new session to plan again.',
+  session_expired: 'This session has ended: it was idle too long, or its one command finished. Start a new session to plan again.',
+  session_evicted: 'This session was ended to make room for another one. Start a new session to plan again.',
   session_limit_reached: 'The server already holds as many sessions as it allows. Close one elsewhere or wait for one to expire.',
   plan_not_found: 'This plan belongs to another session. Plan the command again.',
   plan_blocked: 'The policy blocked this command, so it can be neither approved nor run.',

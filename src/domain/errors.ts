@@ -1,10 +1,13 @@
+import { DOMAIN_ERRORS, type DomainErrorCode, type ErrorCategory } from './error-catalogue.js';
+
 /**
- * Typed domain errors. Each carries a stable machine `code`, a human `message`, optional structured `details`
- * and a `nextStep` telling the caller (often a model) what to do about it. They are mapped to the wire in one
- * place per edge (a JSON-RPC error or a tool result with `isError: true`); nothing here knows about JSON-RPC.
+ * Typed domain errors. Each carries a stable machine `code` (an entry of the error catalogue, error-catalogue.ts),
+ * a human `message`, optional structured `details` and a `nextStep` telling the caller (often a model) what to do
+ * about it. The edges map them to the wire by their code and category, as the catalogue lists (a JSON-RPC error, a
+ * tool result with `isError: true`, a web route's status); never by their message.
  */
 export abstract class DomainError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: DomainErrorCode;
   readonly details: Readonly<Record<string, unknown>>;
   readonly nextStep: string | undefined;
 
@@ -13,6 +16,11 @@ export abstract class DomainError extends Error {
     this.name = new.target.name;
     this.details = Object.freeze({ ...details });
     this.nextStep = nextStep;
+  }
+
+  /** What kind of failure this is (the catalogue's category of `code`). */
+  get category(): ErrorCategory {
+    return DOMAIN_ERRORS[this.code].category;
   }
 }
 

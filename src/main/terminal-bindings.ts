@@ -77,6 +77,8 @@ export function bindTerminal(container: Container, config: Config): void {
         new ChildProcessSessionFactory({
           maxProcessesPerSession: config.maxProcessesPerSession,
           confinement: ctx.get<CommandConfinement>(TYPES.CommandConfinement),
+          // The composition root is the only reader of process.env; commands inherit only its locale and terminal.
+          serverEnv: process.env,
         }),
     );
   container.bind<SessionRegistry>(TYPES.SessionRegistry).toDynamicValue((ctx) => {

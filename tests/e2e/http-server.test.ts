@@ -95,7 +95,8 @@ describe('startHttpServer and runHttp', () => {
     }
   });
 
-  it('close() lets a request in flight finish, then stops accepting connections', async () => {
+  it('close() stops accepting connections at once, and resolves only after the request in flight has finished', async () => {
+    const events: string[] = [];
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -109,6 +110,7 @@ describe('startHttpServer and runHttp', () => {
         router.get('/slow', async (_req, res) => {
           arrived();
           await released;
+          events.push('request answered');
           res.json({ finished: true });
         }),
     });
@@ -116,19 +118,19 @@ describe('startHttpServer and runHttp', () => {
     const slow = fetch(new URL('/slow', url), { headers: { Authorization: `Bearer ${TOKEN}` } });
     await inFlight;
 
-    let closed = false;
     const closing = handle.close().then(() => {
-      closed = true;
+      events.push('close resolved');
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(closed).toBe(false);
+    // The only open connection is busy with /slow, so this needs a new one: refused, the listener is already closed.
+    await expect(fetch(new URL('/health', url))).rejects.toThrow();
     release();
 
     const response = await slow;
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ finished: true });
     await closing;
-    await expect(fetch(new URL('/health', url))).rejects.toThrow();
+    // close() waited for the request: had it resolved early, 'close resolved' would come first.
+    expect(events).toEqual(['request answered', 'close resolved']);
   });
 
   it('close() kills running commands: a waiting terminal_execute is answered with its cancelled receipt', async () => {

@@ -1,39 +1,46 @@
 import { MODERN_META, modern, StdioPeer } from '../support/stdio-peer';
 import { makeTempWorkspace } from '../support/workspace';
 
-/** The seed's error contract, row by row, over a real `term-mcp stdio` child speaking raw JSON-RPC lines. */
-describe('term-mcp stdio: protocol core', () => {
+/*
+ * The seed's error contract, row by row, over a real `term-mcp stdio` child speaking raw JSON-RPC lines.
+ * Modern (2026-07-28) requests are stateless, so the tests that send only those share one server; each test looks
+ * only at the answers that arrived after it started (`since`). Tests that drive the legacy handshake, which is per
+ * STDIO connection, or that end the process, get a server of their own.
+ */
+describe('term-mcp stdio: protocol core, stateless requests on one shared server', () => {
   let workspace: ReturnType<typeof makeTempWorkspace>;
   let peer: StdioPeer;
 
-  beforeEach(() => {
+  beforeAll(() => {
     workspace = makeTempWorkspace();
     peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root });
   });
 
-  afterEach(async () => {
+  afterAll(async () => {
     peer.kill();
     await peer.exited;
     workspace.remove();
   });
 
   test('answers a malformed line with -32700 and keeps serving', async () => {
+    const since = peer.messages.length;
     peer.sendRaw('{not json\n');
-    const parseError = await peer.waitFor((m) => m.error?.code === -32700);
+    const parseError = await peer.waitFor((m) => m.error?.code === -32700, undefined, since);
     expect(parseError).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     const discover = await peer.request(modern('server/discover', 'after-garbage'));
     expect(discover.result?.supportedVersions).toEqual(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']);
   });
 
   test('rejects a batch and a request with a null id as invalid requests (-32600)', async () => {
+    const since = peer.messages.length;
     peer.send([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]);
-    const batch = await peer.waitFor((m) => m.error?.code === -32600);
+    const batch = await peer.waitFor((m) => m.error?.code === -32600, undefined, since);
     expect(batch.id).toBeNull();
     expect(batch.error?.message).toMatch(/batch/i);
     peer.send({ jsonrpc: '2.0', id: null, method: 'tools/list', params: { _meta: MODERN_META } });
-    await peer.waitFor((m) => m.error?.code === -32600 && m.error.message.includes('id'));
+    await peer.waitFor((m) => m.error?.code === -32600 && m.error.message.includes('id'), undefined, since);
     peer.send({ jsonrpc: '1.0', id: 7, method: 'tools/list' });
-    const wrongVersion = await peer.waitFor((m) => m.id === 7);
+    const wrongVersion = await peer.waitFor((m) => m.id === 7, undefined, since);
     expect(wrongVersion.error?.code).toBe(-32600);
   });
 
@@ -123,6 +130,58 @@ describe('term-mcp stdio: protocol core', () => {
     expect(response.error?.message).toBe('Unknown tool: no_such_tool');
   });
 
+  test('notifications get no response', async () => {
+    const since = peer.messages.length;
+    peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nothing' } });
+    peer.send({ jsonrpc: '2.0', method: 'notifications/unknown_thing' });
+    const marker = await peer.request(modern('server/discover', 'marker'));
+    expect(marker.result).toBeDefined();
+    expect(peer.messages.slice(since)).toHaveLength(1);
+  });
+
+  test('handles many requests in flight; every answer keeps its id', async () => {
+    const since = peer.messages.length;
+    const ids = Array.from({ length: 64 }, (_, index) => `req-${index}`);
+    for (const id of ids) peer.send({ jsonrpc: '2.0', ...modern(id.endsWith('3') ? 'prompts/list' : 'tools/list', id) });
+    for (const id of ids) {
+      const response = await peer.waitFor((m) => m.id === id, undefined, since);
+      expect(response.result?.[id.endsWith('3') ? 'prompts' : 'tools']).toBeDefined();
+    }
+    expect(peer.messages.slice(since)).toHaveLength(64);
+  });
+
+  test('a line over the size limit gets -32600 and the server keeps serving', async () => {
+    const since = peer.messages.length;
+    peer.sendRaw(`{"jsonrpc":"2.0","id":"big","method":"tools/list","params":{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}}\n`);
+    const oversized = await peer.waitFor((m) => m.error?.code === -32600, undefined, since);
+    expect(oversized.error?.message).toMatch(/size/);
+    const after = await peer.request(modern('server/discover', 'after-big'));
+    expect(after.result).toBeDefined();
+  });
+
+  test('the shared server wrote nothing but protocol messages on stdout and never sent an answer twice', () => {
+    expect(peer.strayStdout).toEqual([]);
+    const ids = peer.messages.map((message) => message.id).filter((id) => id !== null && id !== undefined);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('term-mcp stdio: protocol core, a server per test (legacy handshake, end of input)', () => {
+  let workspace: ReturnType<typeof makeTempWorkspace>;
+  let peer: StdioPeer;
+
+  beforeEach(() => {
+    workspace = makeTempWorkspace();
+    peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root });
+  });
+
+  afterEach(async () => {
+    peer.kill();
+    await peer.exited;
+    workspace.remove();
+  });
+
   test('legacy requests before initialization are rejected; the handshake then serves them', async () => {
     const early = await peer.request({ id: 'early', method: 'tools/list' });
     expect(early.error?.code).toBe(-32602);
@@ -183,25 +242,6 @@ describe('term-mcp stdio: protocol core', () => {
     expect(again.error?.code).toBe(-32600);
   });
 
-  test('notifications get no response', async () => {
-    peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nothing' } });
-    peer.send({ jsonrpc: '2.0', method: 'notifications/unknown_thing' });
-    const marker = await peer.request(modern('server/discover', 'marker'));
-    expect(marker.result).toBeDefined();
-    expect(peer.messages).toHaveLength(1);
-  });
-
-  test('handles many requests in flight; every answer keeps its id', async () => {
-    const ids = Array.from({ length: 64 }, (_, index) => `req-${index}`);
-    for (const id of ids) peer.send({ jsonrpc: '2.0', ...modern(id.endsWith('3') ? 'prompts/list' : 'tools/list', id) });
-    for (const id of ids) {
-      const response = await peer.waitFor((m) => m.id === id);
-      expect(response.result?.[id.endsWith('3') ? 'prompts' : 'tools']).toBeDefined();
-    }
-    expect(peer.messages).toHaveLength(64);
-  });
-
   test('writes nothing but protocol messages on stdout, diagnostics on stderr, and exits 0 on EOF after answering', async () => {
     peer.send({ jsonrpc: '2.0', ...modern('server/discover', 'last') });
     const code = await peer.end();
@@ -209,14 +249,6 @@ describe('term-mcp stdio: protocol core', () => {
     expect(peer.messages.map((m) => m.id)).toEqual(['last']);
     expect(peer.strayStdout).toEqual([]);
     expect(peer.stderr).toContain('"level":"info"');
-  });
-
-  test('a line over the size limit gets -32600 and the server keeps serving', async () => {
-    peer.sendRaw(`{"jsonrpc":"2.0","id":"big","method":"tools/list","params":{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}}\n`);
-    const oversized = await peer.waitFor((m) => m.error?.code === -32600);
-    expect(oversized.error?.message).toMatch(/size/);
-    const after = await peer.request(modern('server/discover', 'after-big'));
-    expect(after.result).toBeDefined();
   });
 });
 

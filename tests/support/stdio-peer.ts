@@ -46,16 +46,21 @@ export class StdioPeer {
     this.child.stdin.write(line);
   }
 
-  /** Sends a request and waits for the response with the same id. */
+  /** Sends a request and waits for the response with the same id (among the messages that arrive after it is sent). */
   async request(message: { id: string | number } & Record<string, unknown>, timeoutMs = 10_000): Promise<JsonRpcMessage> {
+    const since = this.messages.length;
     this.send({ jsonrpc: '2.0', ...message });
-    return this.waitFor((m) => m.id === message.id, timeoutMs);
+    return this.waitFor((m) => m.id === message.id, timeoutMs, since);
   }
 
-  async waitFor(predicate: (message: JsonRpcMessage) => boolean, timeoutMs = 10_000): Promise<JsonRpcMessage> {
+  /**
+   * Waits for a message matching `predicate` among those received from index `since` on (a test sharing the server
+   * with others passes the count it started at, so it never matches an earlier test's answer).
+   */
+  async waitFor(predicate: (message: JsonRpcMessage) => boolean, timeoutMs = 10_000, since = 0): Promise<JsonRpcMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.messages.find(predicate);
+      const found = this.messages.slice(since).find(predicate);
       if (found) return found;
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new Error(`timed out waiting for a message; stderr:\n${this.stderr}`);

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
+import { refuse } from './json-rpc-reply.js';
 import type { JwtVerifier } from './jwt-verifier.js';
 import { resourceMetadataUrl } from './public-url.js';
 
@@ -67,7 +66,7 @@ function challenge(req: Request, res: Response, options: BearerAuthOptions, mess
   if (error) params.push(`error="${error}"`);
   if (options.jwt) params.push(`resource_metadata="${resourceMetadataUrl(req, options.publicUrl)}"`);
   res.setHeader('WWW-Authenticate', `Bearer ${params.join(', ')}`);
-  sendJsonRpcError(res, 401, { code: ERROR_CODES.invalidRequest, message });
+  refuse(res, 'unauthorized', message);
 }
 
 function sha256(value: string): Buffer {

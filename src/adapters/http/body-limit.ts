@@ -1,6 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
+import { transportRefusalWire } from '../../domain/error-catalogue.js';
+import { refuse, sendJsonRpcError } from './json-rpc-reply.js';
 
 /** What body-parser attaches to the errors it raises (status and a stable type). */
 interface BodyReadError {
@@ -27,11 +27,12 @@ export function bodyLimit(maxBytes: number, ownBodyPaths: readonly string[] = []
     readRaw(req, res, (error?: unknown) => {
       if (error !== undefined && error !== null) {
         const { status, type } = error as BodyReadError;
-        const tooLarge = type === 'entity.too.large';
-        sendJsonRpcError(res, tooLarge ? 413 : (status ?? 400), {
-          code: ERROR_CODES.invalidRequest,
-          message: tooLarge ? `Request body exceeds ${maxBytes} bytes` : 'Request body could not be read',
-        });
+        if (type === 'entity.too.large') {
+          refuse(res, 'request_too_large', `Request body exceeds ${maxBytes} bytes`);
+          return;
+        }
+        const unreadable = transportRefusalWire('unreadable_body');
+        sendJsonRpcError(res, status ?? unreadable.status, { code: unreadable.jsonRpcCode, message: 'Request body could not be read' });
         return;
       }
       const raw: unknown = req.body;
@@ -43,7 +44,7 @@ export function bodyLimit(maxBytes: number, ownBodyPaths: readonly string[] = []
       try {
         req.body = JSON.parse(raw.toString('utf8')) as unknown;
       } catch {
-        sendJsonRpcError(res, 400, { code: ERROR_CODES.parseError, message: 'Parse error: the body is not valid JSON' });
+        refuse(res, 'parse_error', 'Parse error: the body is not valid JSON');
         return;
       }
       next();

@@ -1,7 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from '../../application/logging/logger.js';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
+import { refuse } from './json-rpc-reply.js';
 
 /** Last in the chain: an unexpected failure is logged with its stack and answered 500 -32603 without details. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -16,6 +15,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
-    sendJsonRpcError(res, 500, { code: ERROR_CODES.internalError, message: 'Internal error' });
+    refuse(res, 'internal_error', 'Internal error');
   };
 }

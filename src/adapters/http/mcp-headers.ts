@@ -1,26 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { RequestId } from '../../application/mcp/jsonrpc.js';
-import { hasModernMeta, readProtocolVersion } from '../../application/mcp/request-meta.js';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
-
-/** The body field each name-carrying method mirrors into `Mcp-Name` (2026-07-28 streamable-http, "Standard headers"). */
-const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = Object.freeze({
-  'tools/call': 'name',
-  'resources/read': 'uri',
-  'prompts/get': 'name',
-});
+import { carriesName, type ClassifiedMessage, type MessageFacts } from '../../application/mcp/message-classification.js';
+import { refuse } from './json-rpc-reply.js';
+import { classifiedMessageOf } from './mcp-message.js';
 
 /** `=?base64?<base64 of UTF-8>?=`: how a client sends a value that is not plain visible ASCII. */
 const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
-
-interface MessageShape {
-  id: RequestId | null;
-  isRequest: boolean;
-  method: string;
-  params: Record<string, unknown> | undefined;
-}
 
 /**
  * Header rules of POST /mcp, checked BEFORE dispatch so a request whose headers lie never runs.
@@ -31,24 +16,23 @@ interface MessageShape {
  *   `MCP-Protocol-Version` must equal the `_meta` version, `Mcp-Method` the body `method`, and `Mcp-Name` the body
  *   `params.name`/`params.uri` for tools/call, prompts/get, resources/read. Missing or different: 400 + -32020.
  *   For notifications the revision defines no header rules, so headers are only checked when present.
- * Bodies that are not a request or notification pass through: the route rejects them.
+ * Bodies that name no method pass through: the route rejects them. The guard reads what `classifyMcpBody` (which
+ * runs before it) read from the body; it does not parse the body itself.
  */
 export function mcpHeaderGuard(): RequestHandler {
   return (req, res, next) => {
-    const message = shapeOf(req.body);
+    const message = factsOf(classifiedMessageOf(res));
     if (message === undefined) {
       next();
       return;
     }
-    const modern = hasModernMeta(message.params);
     if (!acceptsJsonAndEventStream(req.headers.accept)) {
-      const code = modern ? ERROR_CODES.headerMismatch : ERROR_CODES.invalidRequest;
-      sendJsonRpcError(res, 406, { code, message: 'Not Acceptable: the Accept header must list application/json and text/event-stream' }, message.id);
+      refuse(res, 'not_acceptable', 'Not Acceptable: the Accept header must list application/json and text/event-stream', message.id, message.era);
       return;
     }
-    const problem = modern ? modernHeaderProblem(req.headers, message) : undefined;
+    const problem = message.era === 'modern' ? modernHeaderProblem(req.headers, message) : undefined;
     if (problem !== undefined) {
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.headerMismatch, message: problem }, message.id);
+      refuse(res, 'header_mismatch', problem, message.id);
       return;
     }
     next();
@@ -95,18 +79,16 @@ export function decodeMcpHeaderValue(value: string): string | undefined {
   }
 }
 
-function modernHeaderProblem(headers: IncomingHttpHeaders, message: MessageShape): string | undefined {
-  const bodyVersion = readProtocolVersion(message.params);
-  const versionProblem = compare('MCP-Protocol-Version', single(headers['mcp-protocol-version']), bodyVersion, message.isRequest);
+function modernHeaderProblem(headers: IncomingHttpHeaders, message: MessageFacts): string | undefined {
+  const versionProblem = compare('MCP-Protocol-Version', single(headers['mcp-protocol-version']), message.protocolVersion, message.isRequest);
   if (versionProblem) return versionProblem;
   const methodProblem = compare('Mcp-Method', single(headers['mcp-method']), message.method, message.isRequest);
   if (methodProblem) return methodProblem;
-  const nameField = MCP_NAME_SOURCES[message.method];
-  if (nameField === undefined) return undefined;
+  if (!carriesName(message.method)) return undefined;
   const rawName = single(headers['mcp-name']);
   const name = rawName === undefined ? undefined : decodeMcpHeaderValue(rawName);
   if (rawName !== undefined && name === undefined) return 'Malformed Mcp-Name header: invalid base64 value';
-  return compare('Mcp-Name', name, message.params?.[nameField], true);
+  return compare('Mcp-Name', name, message.name, true);
 }
 
 /**
@@ -127,13 +109,8 @@ function clip(value: string): string {
   return value.length > 100 ? `${value.slice(0, 100)}…` : value;
 }
 
-function shapeOf(body: unknown): MessageShape | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const record = body as Record<string, unknown>;
-  if (typeof record.method !== 'string') return undefined;
-  const id = typeof record.id === 'string' || typeof record.id === 'number' ? record.id : null;
-  const params = typeof record.params === 'object' && record.params !== null && !Array.isArray(record.params)
-    ? (record.params as Record<string, unknown>)
-    : undefined;
-  return { id, isRequest: 'id' in record, method: record.method, params };
+/** What the header rules look at: any message naming a method, valid or not (Accept is checked before validity). */
+function factsOf(message: ClassifiedMessage | undefined): MessageFacts | undefined {
+  if (message === undefined || message.kind === 'response') return undefined;
+  return message.kind === 'invalid' ? message.facts : message;
 }

@@ -1,18 +1,20 @@
 import { Router, type Request, type Response } from 'express';
 import { LegacyHandshake } from '../../application/mcp/connection-state.js';
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
-import { classifyMessage, type IncomingMessage, type JsonRpcResponse, type RequestId } from '../../application/mcp/jsonrpc.js';
-import { hasModernMeta } from '../../application/mcp/request-meta.js';
+import type { JsonRpcResponse, RequestId } from '../../application/mcp/jsonrpc.js';
+import type { ClassifiedMessage } from '../../application/mcp/message-classification.js';
 import { serializeMessage } from '../../application/mcp/serialized-once.js';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
+import { httpStatusOfJsonRpcError } from '../../domain/error-catalogue.js';
 import { principalOf } from './bearer-auth.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
+import { refuse } from './json-rpc-reply.js';
 import type { LegacySession, LegacySessionStore } from './legacy-sessions.js';
 import { legacySessionVersionProblem, mcpHeaderGuard } from './mcp-headers.js';
+import { classifiedMessageOf, classifyMcpBody } from './mcp-message.js';
 
 /** What the routes need from the application dispatcher (McpDispatcher satisfies it). */
 export interface McpMessageHandler {
-  handle(value: unknown, context: DispatchContext): Promise<JsonRpcResponse | undefined>;
+  /** Serves a message this adapter already classified; the dispatcher does not read the body again. */
+  dispatch(message: ClassifiedMessage, context: DispatchContext): Promise<JsonRpcResponse | undefined>;
 }
 
 export interface McpRoutesOptions {
@@ -20,11 +22,10 @@ export interface McpRoutesOptions {
   sessions: LegacySessionStore;
 }
 
-type Incoming = Exclude<IncomingMessage, { kind: 'invalid' }>;
+type Incoming = Exclude<ClassifiedMessage, { kind: 'invalid' }>;
 
-/** One POST: the parsed body, what it is, who sent it, and the signal that fires if they hang up. */
+/** One POST: what its body is (classified once, by `classifyMcpBody`), who sent it, and the signal that fires if they hang up. */
 interface Call {
-  body: unknown;
   incoming: Incoming;
   principal: string;
   signal: AbortSignal;
@@ -40,11 +41,11 @@ interface Call {
 export function mcpRoutes(options: McpRoutesOptions): Router {
   const endpoint = new McpEndpoint(options.dispatcher, options.sessions);
   const router = Router();
-  router.post('/mcp', mcpHeaderGuard(), (req, res) => endpoint.post(req, res));
+  router.post('/mcp', classifyMcpBody(), mcpHeaderGuard(), (req, res) => endpoint.post(req, res));
   router.delete('/mcp', (req, res) => endpoint.delete(req, res));
   router.all('/mcp', (_req, res) => {
     res.setHeader('Allow', 'POST, DELETE');
-    sendJsonRpcError(res, 405, { code: ERROR_CODES.invalidRequest, message: 'Method Not Allowed: POST a JSON-RPC message (no GET stream is offered)' });
+    refuse(res, 'method_not_allowed', 'Method Not Allowed: POST a JSON-RPC message (no GET stream is offered)');
   });
   return router;
 }
@@ -56,26 +57,25 @@ class McpEndpoint {
   ) {}
 
   async post(req: Request, res: Response): Promise<void> {
-    const body: unknown = req.body;
-    if (body === undefined) {
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.parseError, message: 'Parse error: the request body is empty' });
+    const incoming = classifiedMessageOf(res);
+    if (incoming === undefined) {
+      refuse(res, 'parse_error', 'Parse error: the request body is empty');
       return;
     }
-    const incoming = classifyMessage(body);
     if (incoming.kind === 'invalid') {
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: incoming.reason }, incoming.id);
+      refuse(res, 'invalid_message', incoming.reason, incoming.id);
       return;
     }
-    const call: Call = { body, incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res) };
-    if (incoming.kind !== 'response' && hasModernMeta(incoming.message.params)) return this.serveModern(call, res);
-    if (incoming.kind === 'request' && incoming.message.method === 'initialize') return this.initializeSession(call, res);
+    const call: Call = { incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res) };
+    if (incoming.kind !== 'response' && incoming.era === 'modern') return this.serveModern(call, res);
+    if (incoming.kind === 'request' && incoming.method === 'initialize') return this.initializeSession(call, res);
     return this.serveLegacy(call, req, res);
   }
 
   delete(req: Request, res: Response): void {
     const id = sessionIdOf(req);
     if (id === undefined) {
-      sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: 'Mcp-Session-Id header is required' });
+      refuse(res, 'session_id_required', 'Mcp-Session-Id header is required');
       return;
     }
     if (this.sessions.find(id, principalOf(res)) === undefined) {
@@ -88,7 +88,7 @@ class McpEndpoint {
 
   /** 2026-07-28: no handshake, no session; an `Mcp-Session-Id` sent along is ignored and never echoed. */
   private async serveModern(call: Call, res: Response): Promise<void> {
-    reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
+    reply(res, await this.dispatcher.dispatch(call.incoming, statelessContext(call)), statusOf);
   }
 
   /**
@@ -100,11 +100,11 @@ class McpEndpoint {
     const session = this.sessions.open(call.principal);
     if (session === undefined) {
       const message = 'Too many sessions: every session is serving a request; retry later (or end an unused one with DELETE /mcp)';
-      sendJsonRpcError(res, 503, { code: ERROR_CODES.invalidRequest, message }, idOf(call.incoming));
+      refuse(res, 'transport_sessions_busy', message, idOf(call.incoming));
       return;
     }
     try {
-      const response = await this.dispatcher.handle(call.body, sessionContext(session, call));
+      const response = await this.dispatcher.dispatch(call.incoming, sessionContext(session, call));
       // A session nobody will ever learn the id of (failed handshake, client gone) is dropped at once.
       if (response !== undefined && 'result' in response && !call.signal.aborted) {
         res.setHeader('Mcp-Session-Id', session.id);
@@ -121,11 +121,11 @@ class McpEndpoint {
     const id = sessionIdOf(req);
     if (id === undefined) {
       if (call.incoming.kind !== 'request') {
-        sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: 'Mcp-Session-Id header is required: send initialize first' });
+        refuse(res, 'session_id_required', 'Mcp-Session-Id header is required: send initialize first');
         return;
       }
       // Neither modern `_meta` nor a session: the dispatcher says what is missing (-32602), or answers `ping`.
-      reply(res, await this.dispatcher.handle(call.body, statelessContext(call)), statusOf);
+      reply(res, await this.dispatcher.dispatch(call.incoming, statelessContext(call)), statusOf);
       return;
     }
     // Held busy while served: a session with a request in flight is never ended to make room.
@@ -137,11 +137,11 @@ class McpEndpoint {
     try {
       const versionProblem = legacySessionVersionProblem(req.headers['mcp-protocol-version'], session.handshake.protocolVersion ?? '');
       if (versionProblem !== undefined) {
-        sendJsonRpcError(res, 400, { code: ERROR_CODES.invalidRequest, message: versionProblem }, idOf(call.incoming));
+        refuse(res, 'session_version_mismatch', versionProblem, idOf(call.incoming));
         return;
       }
       // Inside a session every JSON-RPC answer, error or not, is a 200: 2025-11-25 maps no error to a status.
-      reply(res, await this.dispatcher.handle(call.body, sessionContext(session, call)), () => 200);
+      reply(res, await this.dispatcher.dispatch(call.incoming, sessionContext(session, call)), () => 200);
     } finally {
       this.sessions.release(session);
     }
@@ -158,10 +158,7 @@ function sessionContext(session: LegacySession, call: Call): DispatchContext {
 
 /** Status of a JSON-RPC answer outside a legacy session (2026-07-28 streamable-http "Status codes"). */
 function statusOf(response: JsonRpcResponse): number {
-  if (!('error' in response)) return 200;
-  if (response.error.code === ERROR_CODES.methodNotFound) return 404;
-  if (response.error.code === ERROR_CODES.internalError) return 500;
-  return 400;
+  return 'error' in response ? httpStatusOfJsonRpcError(response.error.code) : 200;
 }
 
 /**
@@ -187,7 +184,7 @@ function sessionNotFound(res: Response, id: RequestId | null, evicted = false): 
   const message = evicted
     ? 'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session'
     : 'Session not found: initialize a new session';
-  sendJsonRpcError(res, 404, { code: ERROR_CODES.invalidRequest, message }, id);
+  refuse(res, 'transport_session_not_found', message, id);
 }
 
 function sessionIdOf(req: Request): string | undefined {

@@ -1,8 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler, Response } from 'express';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
 import { ConfigurationError } from '../../domain/errors.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
+import { refuse } from './json-rpc-reply.js';
 import { isLoopbackHost } from './loopback.js';
 
 export interface OriginGuardOptions {
@@ -61,7 +60,7 @@ export function originGuard(options: OriginGuardOptions): RequestHandler {
 }
 
 function forbid(res: Response, message: string): void {
-  sendJsonRpcError(res, 403, { code: ERROR_CODES.invalidRequest, message });
+  refuse(res, 'origin_forbidden', message);
 }
 
 function parseAllowlist(entries: readonly string[]): ReadonlySet<string> {

@@ -1,8 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit as expressRateLimit } from 'express-rate-limit';
 import type { Logger } from '../../application/logging/logger.js';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
+import { refuse } from './json-rpc-reply.js';
 
 export interface RateLimitOptions {
   /** RATE_LIMIT_PER_MINUTE: requests per client per 60 s window. */
@@ -50,7 +49,7 @@ function limiter(options: RateLimitOptions, knobs: LimiterKnobs): RequestHandler
     legacyHeaders: false,
     ...knobs,
     handler: (_req, res) => {
-      sendJsonRpcError(res, 429, { code: ERROR_CODES.invalidRequest, message: 'Too many requests: slow down and retry after the Retry-After delay' });
+      refuse(res, 'rate_limited', 'Too many requests: slow down and retry after the Retry-After delay');
     },
     logger: {
       error: (error, message) => options.logger.error(message ?? 'rate limiter error', { error: String(error) }),

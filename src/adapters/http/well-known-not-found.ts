@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
-import { sendJsonRpcError } from './json-rpc-reply.js';
+import { refuse } from './json-rpc-reply.js';
 
 /** A `.well-known` segment anywhere: `/.well-known/x`, `/.well-known/x/mcp` (RFC 8414 §3.1), `/mcp/.well-known/x` (OIDC). */
 const WELL_KNOWN = /(^|\/)\.well-known(\/|$)/i;
@@ -17,6 +16,6 @@ export function wellKnownNotFound(): RequestHandler {
       next();
       return;
     }
-    sendJsonRpcError(res, 404, { code: ERROR_CODES.invalidRequest, message: 'Not Found: this server publishes no such discovery document' });
+    refuse(res, 'discovery_not_found', 'Not Found: this server publishes no such discovery document');
   };
 }

@@ -14,7 +14,10 @@ export interface ChildProcessSessionFactoryOptions {
   readonly killGraceMs?: number;
   /** After a leader exits, how long its pipes may stay open before the outcome is final anyway (default 100 ms). */
   readonly outputSettleMs?: number;
-  /** The server's environment, read at start-up; only allowlisted variables reach commands (default process.env). */
+  /**
+   * The server's environment as the composition root read it at start-up (adapters never read `process.env`); only
+   * allowlisted variables (locale, TERM, TZ, TMPDIR) reach commands. Default: none inherited.
+   */
   readonly serverEnv?: Readonly<Record<string, string | undefined>>;
   readonly now?: () => number;
   readonly newCommandId?: () => string;
@@ -31,7 +34,7 @@ export class ChildProcessSessionFactory implements ExecutionSessionFactory {
       maxKeptCommands: options.maxKeptCommands ?? 50,
       killGraceMs: options.killGraceMs ?? 500,
       outputSettleMs: options.outputSettleMs ?? 100,
-      serverEnv: { ...(options.serverEnv ?? process.env) },
+      serverEnv: { ...options.serverEnv },
       now: options.now ?? Date.now,
       newCommandId: options.newCommandId ?? randomUUID,
     };

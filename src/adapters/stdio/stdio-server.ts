@@ -2,13 +2,15 @@ import type { Readable, Writable } from 'node:stream';
 import { InFlightRequests, LegacyHandshake } from '../../application/mcp/connection-state.js';
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
 import { errorResponse, parseErrorResponse, type JsonRpcResponse } from '../../application/mcp/jsonrpc.js';
+import { classifyMessage, type ClassifiedMessage } from '../../application/mcp/message-classification.js';
 import type { Logger } from '../../application/logging/logger.js';
 import { serializeMessage } from '../../application/mcp/serialized-once.js';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
+import { transportRefusalWire } from '../../domain/error-catalogue.js';
 import { LineSplitter } from './line-splitter.js';
 
 export interface MessageHandler {
-  handle(value: unknown, context: DispatchContext): Promise<JsonRpcResponse | undefined>;
+  /** Serves a message this adapter classified (the same `classifyMessage` the HTTP adapter uses). */
+  dispatch(message: ClassifiedMessage, context: DispatchContext): Promise<JsonRpcResponse | undefined>;
 }
 
 export interface StdioServerOptions {
@@ -48,7 +50,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
       return;
     }
     const task = handler
-      .handle(value, context)
+      .dispatch(classifyMessage(value), context)
       .then((response) => {
         if (response) write(response);
       })
@@ -60,7 +62,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
   };
 
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, handleLine, () =>
-    write(errorResponse(null, { code: ERROR_CODES.invalidRequest, message: 'Message exceeds the maximum line size' })),
+    write(errorResponse(null, { code: transportRefusalWire('line_too_large').jsonRpcCode, message: 'Message exceeds the maximum line size' })),
   );
 
   await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,8 @@
 import type { Router } from 'express';
 import { ChatRequestSchema } from '../../application/chat/chat-request.js';
 import type { PlannedCommand } from '../../application/chat/command-planner.js';
-import { sendWebError } from './web-error-reply.js';
+import { InvalidArgument } from '../../domain/errors.js';
+import { sendWebDomainError } from './web-error-reply.js';
 import type { WebChat } from './web-ports.js';
 
 /**
@@ -13,7 +14,7 @@ export function mountChatRoute(router: Router, chat: WebChat): void {
   router.post('/chat', async (req, res) => {
     const parsed = ChatRequestSchema.safeParse(req.body ?? {});
     if (!parsed.success) {
-      sendWebError(res, 400, 'invalid_request', parsed.error.issues[0]?.message ?? 'invalid request');
+      sendWebDomainError(res, new InvalidArgument(parsed.error.issues[0]?.message ?? 'invalid request'));
       return;
     }
     // A client that hangs up stops the provider request too.

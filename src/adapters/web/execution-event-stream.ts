@@ -1,6 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import type { ExecutionSession } from '../../domain/execution/execution-session.js';
-import { sendWebError } from './web-error-reply.js';
+import { InvalidArgument } from '../../domain/errors.js';
+import { SessionNotFound } from '../../domain/execution/execution-errors.js';
+import { sendWebDomainError } from './web-error-reply.js';
 import type { WebSessions } from './web-ports.js';
 
 export interface EventStreamOptions {
@@ -20,12 +22,12 @@ export function mountEventStreamRoute(router: Router, options: EventStreamOption
   router.get('/stream', (req, res) => {
     const sessionId = req.query.session_id;
     if (typeof sessionId !== 'string' || sessionId === '') {
-      sendWebError(res, 400, 'invalid_request', 'session_id is required');
+      sendWebDomainError(res, new InvalidArgument('session_id is required'));
       return;
     }
     const session = options.sessions.find(sessionId);
     if (!session) {
-      sendWebError(res, 404, 'unknown_session', 'unknown or expired session');
+      sendWebDomainError(res, new SessionNotFound(sessionId));
       return;
     }
     streamSession(req, res, session, options);

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { SessionNotFound } from '../../domain/execution/execution-errors.js';
-import { sendWebError } from './web-error-reply.js';
+import { sendWebDomainError } from './web-error-reply.js';
 import { principalFrom, type WebChat, type WebSessions } from './web-ports.js';
 
 /**
@@ -19,7 +19,7 @@ export function mountLegacySessionRoutes(router: Router, sessions: WebSessions, 
       await sessions.close(sessionId);
     } catch (error) {
       if (!(error instanceof SessionNotFound)) throw error;
-      sendWebError(res, 404, 'unknown_session', error.message);
+      sendWebDomainError(res, error);
       return;
     }
     chat.forget(sessionId);

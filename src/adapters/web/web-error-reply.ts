@@ -1,7 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { ChatNotConfigured, ChatProviderError } from '../../domain/chat/chat-errors.js';
-import { DomainError, InvalidArgument } from '../../domain/errors.js';
-import { SessionEvicted, SessionExpired, SessionNotFound } from '../../domain/execution/execution-errors.js';
+import { domainErrorWire } from '../../domain/error-catalogue.js';
+import { DomainError } from '../../domain/errors.js';
 
 /** The JSON error body of the web routes (seed: `{"error": "<code>", "message": "..."}`). */
 export interface WebErrorBody {
@@ -14,21 +13,23 @@ export function sendWebError(res: Response, status: number, error: string, messa
 }
 
 /**
- * The one translator from typed errors to web responses. Provider failures keep their short safe message;
- * anything unexpected becomes a bare 500 (details stay out of the response).
+ * The one translator from typed errors to web responses: the status and the `error` code are the catalogue's web
+ * form of the error's code (the seed's names where it had them: `unknown_session`, `invalid_request`,
+ * `chat_unavailable`). Messages are typed and safe to show (a provider failure keeps its short message); anything
+ * unexpected becomes a bare 500 (details stay out of the response).
  */
 export function webErrorStatus(error: unknown): { status: number; body: WebErrorBody } {
-  if (error instanceof InvalidArgument) return { status: 400, body: { error: 'invalid_request', message: error.message } };
-  if (error instanceof SessionNotFound) return { status: 404, body: { error: 'unknown_session', message: error.message } };
-  if (error instanceof ChatNotConfigured) return { status: 503, body: { error: 'chat_not_configured', message: error.message } };
-  if (error instanceof ChatProviderError) return { status: 502, body: { error: 'chat_unavailable', message: error.message } };
   if (error instanceof DomainError) {
-    // An ended session is gone like an unknown one; its own code says why.
-    const gone = error.code.endsWith('_not_found') || error instanceof SessionExpired || error instanceof SessionEvicted;
-    const status = gone ? 404 : 409;
-    return { status, body: { error: error.code, message: error.message } };
+    const { web } = domainErrorWire(error.code);
+    return { status: web.status, body: { error: web.error, message: error.message } };
   }
   return { status: 500, body: { error: 'internal_error', message: 'The server could not complete the request' } };
+}
+
+/** Sends the web form of a typed error (what `webErrorHandler` does for errors a route does not catch). */
+export function sendWebDomainError(res: Response, error: DomainError): void {
+  const { status, body } = webErrorStatus(error);
+  res.status(status).json(body);
 }
 
 /** Express error middleware for the web routers. Body-parser errors carry a 4xx `status` and a `type`. */

@@ -4,16 +4,11 @@ import type { Logger } from '../logging/logger.js';
 import type { InFlightRequests, LegacyHandshake } from './connection-state.js';
 import { internalError, toMcpError } from './error-translator.js';
 import type { FeatureHandler, HandlerResult } from './feature-handlers.js';
-import {
-  classifyMessage,
-  errorResponse,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from './jsonrpc.js';
+import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.js';
 import { McpError } from './mcp-error.js';
+import { classifyMessage, type ClassifiedMessage } from './message-classification.js';
 import { CancelledParamsSchema, InitializeParamsSchema, parseParams } from './method-params.js';
-import { hasModernMeta, readProtocolVersion, RequestMetaSchema } from './request-meta.js';
+import { readProtocolVersion, RequestMetaSchema } from './request-meta.js';
 import { SERVER_CAPABILITIES, type CachePolicy, type ServerInfo } from './server-identity.js';
 
 /** Per-message context supplied by the transport adapter. */
@@ -37,6 +32,8 @@ export interface DispatcherOptions {
   logger: Logger;
 }
 
+type ClassifiedRequest = Extract<ClassifiedMessage, { kind: 'request' }>;
+
 /** Methods that exist only in the modern era (2026-07-28 `ClientRequest`). */
 const MODERN_ONLY_METHODS = new Set(['server/discover']);
 /** Methods that exist only in legacy sessions (2025-11-25 lifecycle and utilities). */
@@ -50,9 +47,16 @@ const LEGACY_ONLY_METHODS = new Set(['initialize', 'ping']);
 export class McpDispatcher {
   constructor(private readonly options: DispatcherOptions) {}
 
-  /** Handles one parsed JSON value. Returns the response, or `undefined` for notifications and client responses. */
-  async handle(value: unknown, context: DispatchContext): Promise<JsonRpcResponse | undefined> {
-    const incoming = classifyMessage(value);
+  /**
+   * Handles one parsed JSON value (in-process callers). Returns the response, or `undefined` for notifications and
+   * client responses. Transports classify at their edge and call `dispatch` with what they read.
+   */
+  handle(value: unknown, context: DispatchContext): Promise<JsonRpcResponse | undefined> {
+    return this.dispatch(classifyMessage(value), context);
+  }
+
+  /** Serves a message the transport already classified (`classifyMessage`): its kind and era are not read again. */
+  async dispatch(incoming: ClassifiedMessage, context: DispatchContext): Promise<JsonRpcResponse | undefined> {
     switch (incoming.kind) {
       case 'invalid':
         return errorResponse(incoming.id, { code: ERROR_CODES.invalidRequest, message: incoming.reason });
@@ -62,14 +66,8 @@ export class McpDispatcher {
         this.handleNotification(incoming.message, context);
         return undefined;
       case 'request':
-        return this.handleRequest(incoming.message, context);
+        return this.handleRequest(incoming, context);
     }
-  }
-
-  /** The era a request will be served in (transports use it for status codes and header rules). */
-  static eraOf(request: { method: string; params?: Record<string, unknown> }): ProtocolEra {
-    if (hasModernMeta(request.params)) return 'modern';
-    return 'legacy';
   }
 
   /**
@@ -77,20 +75,20 @@ export class McpDispatcher {
    * (2025-11-25 utilities/cancellation: the receiver SHOULD NOT send a response for a cancelled request). The work
    * itself is told through the signal: a cancelled `terminal_execute` stops its command and records its receipt.
    */
-  private async handleRequest(request: JsonRpcRequest, context: DispatchContext): Promise<JsonRpcResponse | undefined> {
+  private async handleRequest(incoming: ClassifiedRequest, context: DispatchContext): Promise<JsonRpcResponse | undefined> {
+    const request = incoming.message;
     const controller = context.inFlight?.begin(request.id);
     const signal = combineSignals(controller?.signal, context.signal);
     let response: JsonRpcResponse | undefined;
     try {
-      response = await this.answer(request, signal, context);
+      response = await this.answer(request, incoming.era, signal, context);
     } finally {
       if (context.inFlight?.end(request.id) === true) response = undefined;
     }
     return response;
   }
 
-  private async answer(request: JsonRpcRequest, signal: AbortSignal, context: DispatchContext): Promise<JsonRpcResponse> {
-    const era = McpDispatcher.eraOf(request);
+  private async answer(request: JsonRpcRequest, era: ProtocolEra, signal: AbortSignal, context: DispatchContext): Promise<JsonRpcResponse> {
     try {
       const result = era === 'modern' ? await this.serveModern(request, signal, context) : await this.serveLegacy(request, signal, context);
       return { jsonrpc: '2.0', id: request.id, result };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
 import { UnknownTool } from './tool-errors.js';
-import { declaredOutputSchema, refusalText, type ToolRefusal } from './tool-refusal.js';
+import { declaredOutputSchema, invalidArgumentsRefusal, refusalOf, refusalText, type ToolRefusal } from './tool-refusal.js';
 
 /** The wire form of a tool (2026-07-28 server/tools `Tool`). */
 export interface ToolDescriptor {
@@ -46,7 +46,7 @@ export class ToolCatalog {
     if (!tool) throw new UnknownTool(name);
     // 2025-11-25 (SEP-1303): input validation failures are tool execution errors, so the model can correct itself.
     const parsed = tool.input.safeParse(rawArguments ?? {});
-    if (!parsed.success) return invalidArgumentsResult(parsed.error);
+    if (!parsed.success) return refusalResult(invalidArgumentsRefusal(parsed.error));
     try {
       const outcome = await tool.call(parsed.data, context);
       return {
@@ -55,7 +55,7 @@ export class ToolCatalog {
         isError: outcome.isError ?? false,
       };
     } catch (error) {
-      if (error instanceof DomainError) return domainErrorResult(error);
+      if (error instanceof DomainError) return refusalResult(refusalOf(error));
       throw error;
     }
   }
@@ -87,16 +87,9 @@ function outputJsonSchema(output: z.ZodType): Record<string, unknown> {
  * (valid for every declared output schema), and a text block naming the code, message and next step.
  */
 export function toolErrorResult(code: string, message: string, nextStep: string | undefined, details: Record<string, unknown>): CallToolResult {
-  const refusal: ToolRefusal = { code, message, next_step: nextStep ?? null, details };
+  return refusalResult({ code, message, next_step: nextStep ?? null, details });
+}
+
+function refusalResult(refusal: ToolRefusal): CallToolResult {
   return { content: [{ type: 'text', text: refusalText(refusal) }], structuredContent: { ...refusal }, isError: true };
-}
-
-function domainErrorResult(error: DomainError): CallToolResult {
-  return toolErrorResult(error.code, error.message, error.nextStep, { ...error.details });
-}
-
-function invalidArgumentsResult(error: z.ZodError): CallToolResult {
-  const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
-  return toolErrorResult('invalid_arguments', `Invalid tool arguments: ${summary}`, 'Fix the arguments to match the tool inputSchema and call again.', { issues });
 }

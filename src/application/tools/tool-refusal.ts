@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { domainErrorWire } from '../../domain/error-catalogue.js';
+import type { DomainError } from '../../domain/errors.js';
 
 /**
  * The structured content of every refused tool call (policy_denied, approval_required, session_not_found,
@@ -33,4 +35,20 @@ export function declaredOutputSchema(output: z.ZodType): z.ZodType {
 export function refusalText(refusal: ToolRefusal): string {
   const first = `Error ${refusal.code}: ${refusal.message}`;
   return refusal.next_step === null ? first : `${first}\nNext step: ${refusal.next_step}`;
+}
+
+/**
+ * The refusal of a typed error: its catalogue code, its message, its next step (the error's own, else the
+ * catalogue's default for the code) and its details. Nothing is decided from the message.
+ */
+export function refusalOf(error: DomainError): ToolRefusal {
+  return { code: error.code, message: error.message, next_step: error.nextStep ?? domainErrorWire(error.code).nextStep ?? null, details: { ...error.details } };
+}
+
+/** 2025-11-25 (SEP-1303): arguments that fail the tool's inputSchema are a refusal the model can correct. */
+export function invalidArgumentsRefusal(error: z.ZodError): ToolRefusal {
+  const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
+  const wire = domainErrorWire('invalid_arguments');
+  return { code: wire.code, message: `Invalid tool arguments: ${summary}`, next_step: wire.nextStep ?? null, details: { issues } };
 }

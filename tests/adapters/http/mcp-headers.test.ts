@@ -1,5 +1,6 @@
 import express from 'express';
 import { acceptsJsonAndEventStream, decodeMcpHeaderValue, legacySessionVersionProblem, mcpHeaderGuard } from '../../../src/adapters/http/mcp-headers';
+import { classifyMcpBody } from '../../../src/adapters/http/mcp-message';
 import { listen, type Listening } from './listen';
 
 const META = {
@@ -23,7 +24,7 @@ describe('mcpHeaderGuard', () => {
   beforeEach(async () => {
     const app = express();
     app.use(express.json());
-    app.use(mcpHeaderGuard());
+    app.use(classifyMcpBody(), mcpHeaderGuard());
     app.use((_req, res) => {
       res.json({ passed: true });
     });

@@ -142,7 +142,7 @@ describe('createMcpHttpApp', () => {
   });
 
   it('answers 500 -32603 when the dispatcher itself throws, and logs it', async () => {
-    const broken: McpMessageHandler = { handle: async () => { throw new Error('broken dispatcher'); } };
+    const broken: McpMessageHandler = { dispatch: async () => { throw new Error('broken dispatcher'); } };
     const { baseUrl } = await serve(broken);
 
     const response = await fetch(`${baseUrl}/mcp`, {

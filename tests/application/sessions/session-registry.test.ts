@@ -246,13 +246,28 @@ describe('SessionRegistry', () => {
   });
 
   it('sweeps idle sessions on a timer until stopped', async () => {
-    const session = registry.create(workspace);
-    const stop = registry.startSweeper(10);
+    // Only the interval timer is faked, so the test drives the sweeper's ticks itself (no guess at how long a tick
+    // takes under load); sessions still close on real timers and I/O.
+    jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'Date', 'performance', 'hrtime'] });
     try {
+      const first = registry.create(workspace);
+      const stop = registry.startSweeper(10);
       clock += IDLE_TIMEOUT_MS + 1;
-      await waitFor(() => session.closed, 'the sweeper to close the idle session');
-    } finally {
+      jest.advanceTimersByTime(10);
+      await waitFor(() => first.closed, 'the sweeper to close the idle session');
+
       stop();
+      expect(jest.getTimerCount()).toBe(0);
+      const second = registry.create(workspace);
+      clock += IDLE_TIMEOUT_MS + 1;
+      jest.advanceTimersByTime(10_000);
+      // Nothing looked the session up (which would sweep lazily) and no tick ran: it is still open.
+      expect(second.closed).toBe(false);
+      // It was due: the next lookup sweeps it (so "still open" above is the stopped timer's doing).
+      expect(registry.list()).toEqual([]);
+      await waitFor(() => second.closed, 'the lazy sweep to close the second idle session');
+    } finally {
+      jest.useRealTimers();
     }
   });
 });
