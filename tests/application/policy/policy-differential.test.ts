@@ -10,6 +10,7 @@ import { gitLaunchInsertions } from '../../../src/application/policy/rules/git-r
 import type { ParsedCommandLine } from '../../../src/application/policy/shell-ast';
 import { parseShellCommand } from '../../../src/application/policy/shell-parser';
 import type { LaunchForm } from '../../../src/domain/policy/policy-types';
+import { seededRandom } from '../../support/seeded-random';
 
 /**
  * Differential test: the policy's reading of a line against dash's. Every line the policy allows (trusted mode,
@@ -32,16 +33,6 @@ interface Run {
   readonly stdin?: string;
 }
 
-/** mulberry32: a seeded generator, so every run explores the same lines. */
-function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'a', 'b', 'f.txt', 'sub', 'sub/x', '10', '2', '1', '0', '9', '12', '-n', '-l', '--', '-', "'a b'", '"a b"', '"a\\"b"',

@@ -5,17 +5,8 @@ import path from 'node:path';
 import { NodePathInspector } from '../../../src/adapters/policy/node-path-inspector';
 import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
 import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
+import { seededRandom } from '../../support/seeded-random';
 
-/** mulberry32: a seeded generator, so every run explores the same sequences. */
-function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(random: () => number, from: readonly T[]): T => from[Math.floor(random() * from.length)] as T;
 

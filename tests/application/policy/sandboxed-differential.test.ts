@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ShellSyntaxError } from '../../../src/domain/policy/policy-errors';
 import type { Command, CommandList, Word } from '../../../src/application/policy/shell-ast';
 import { parseShellCommand } from '../../../src/application/policy/shell-parser';
+import { seededRandom } from '../../support/seeded-random';
 
 /**
  * Differential test of sandboxed mode's reading of control structures: the sandboxed floor is only as good as the
@@ -18,15 +19,6 @@ const PROGRAMS = ['alpha', 'beta', 'gamma', 'sudo', 'doas'];
 const WORDS = ['a', 'b', 'do', 'done', 'then', 'fi', 'in', 'else', 'elif', 'sudo', '"do"', "'fi'", '\\done', 'x=1', '1'];
 const OPENERS = ['for', 'while', 'until', 'if'] as const;
 
-function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: () => number, from: readonly T[]): T {
   return from[Math.floor(random() * from.length)] as T;
