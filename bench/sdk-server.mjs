@@ -11,43 +11,13 @@
 //   node bench/sdk-server.mjs http    (PORT, BENCH_TOKEN, WORKSPACE_ROOT)
 //   node bench/sdk-server.mjs stdio   (WORKSPACE_ROOT)
 import { createServer } from 'node:http';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { startInProcess } from './in-process.mjs';
-import { ROOT } from './support.mjs';
-
-const { DomainError } = await import(pathToFileURL(path.join(ROOT, 'dist', 'domain', 'errors.js')).href);
-const { toolErrorResult } = await import(pathToFileURL(path.join(ROOT, 'dist', 'application', 'tools', 'tool-catalog.js')).href);
-
-const termMcp = await startInProcess(process.env.WORKSPACE_ROOT ?? process.cwd());
-const tools = termMcp.container.get(termMcp.TYPES.Tools);
-
-/** term-mcp's ToolCatalog.call, minus the input parsing the SDK already did with the same zod schema. */
-async function callTool(tool, args, ctx) {
-  try {
-    const outcome = await tool.call(args, { signal: ctx.mcpReq.signal, era: 'modern', principal: undefined });
-    return {
-      content: [{ type: 'text', text: outcome.text ?? JSON.stringify(outcome.structured, null, 2) }],
-      structuredContent: outcome.structured,
-      isError: outcome.isError ?? false,
-    };
-  } catch (error) {
-    if (error instanceof DomainError) return toolErrorResult(error.code, error.message, error.nextStep, { ...error.details });
-    throw error;
-  }
-}
+import { closeTermMcp, registerTermMcpTools } from './sdk-tools.mjs';
 
 function buildServer() {
   const server = new McpServer({ name: 'sdk-bench-server', version: '1.0.0' }, { capabilities: { tools: {} } });
-  for (const tool of tools) {
-    const { name, title, description, input, output, annotations } = tool;
-    server.registerTool(name, { title, description, inputSchema: input, outputSchema: output, annotations: { title, ...annotations } }, (args, ctx) =>
-      callTool(tool, args, ctx),
-    );
-  }
-  return server;
+  return registerTermMcpTools(server, { era: 'modern', signalOf: (ctx) => ctx.mcpReq.signal });
 }
 
 function serveHttp() {
@@ -67,13 +37,13 @@ function serveHttp() {
     void handler(req, res);
   });
   http.listen(port, '127.0.0.1');
-  process.once('SIGTERM', () => http.close(() => void termMcp.close().then(() => process.exit(0))));
+  process.once('SIGTERM', () => http.close(() => void closeTermMcp().then(() => process.exit(0))));
 }
 
 async function serveOnStdio() {
   const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
   serveStdio(buildServer);
-  process.stdin.once('end', () => void termMcp.close());
+  process.stdin.once('end', () => void closeTermMcp());
 }
 
 const mode = process.argv[2] ?? 'stdio';

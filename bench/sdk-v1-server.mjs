@@ -7,44 +7,14 @@
 //   node bench/sdk-v1-server.mjs   (PORT, BENCH_TOKEN, WORKSPACE_ROOT)
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { startInProcess } from './in-process.mjs';
-import { ROOT } from './support.mjs';
-
-const { DomainError } = await import(pathToFileURL(path.join(ROOT, 'dist', 'domain', 'errors.js')).href);
-const { toolErrorResult } = await import(pathToFileURL(path.join(ROOT, 'dist', 'application', 'tools', 'tool-catalog.js')).href);
-
-const termMcp = await startInProcess(process.env.WORKSPACE_ROOT ?? process.cwd());
-const tools = termMcp.container.get(termMcp.TYPES.Tools);
-
-/** term-mcp's ToolCatalog.call, minus the input parsing the SDK already did with the same zod schema. */
-async function callTool(tool, args, extra) {
-  try {
-    const outcome = await tool.call(args, { signal: extra.signal, era: 'legacy', principal: undefined });
-    return {
-      content: [{ type: 'text', text: outcome.text ?? JSON.stringify(outcome.structured, null, 2) }],
-      structuredContent: outcome.structured,
-      isError: outcome.isError ?? false,
-    };
-  } catch (error) {
-    if (error instanceof DomainError) return toolErrorResult(error.code, error.message, error.nextStep, { ...error.details });
-    throw error;
-  }
-}
+import { closeTermMcp, registerTermMcpTools } from './sdk-tools.mjs';
 
 function buildServer() {
   const server = new McpServer({ name: 'sdk-v1-bench-server', version: '1.0.0' }, { capabilities: { tools: {} } });
-  for (const tool of tools) {
-    const { name, title, description, input, output, annotations } = tool;
-    server.registerTool(name, { title, description, inputSchema: input, outputSchema: output, annotations: { title, ...annotations } }, (args, extra) =>
-      callTool(tool, args, extra),
-    );
-  }
-  return server;
+  return registerTermMcpTools(server, { era: 'legacy', signalOf: (extra) => extra.signal });
 }
 
 async function readJson(req) {
@@ -97,4 +67,4 @@ const http = createServer(async (req, res) => {
   }
 });
 http.listen(port, '127.0.0.1');
-process.once('SIGTERM', () => http.close(() => void termMcp.close().then(() => process.exit(0))));
+process.once('SIGTERM', () => http.close(() => void closeTermMcp().then(() => process.exit(0))));
