@@ -1,13 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import { FakeDeepSeekServer } from '../adapters/deepseek/fake-deepseek-server';
 import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
   TOKEN,
   UiPage,
+  useChromium,
   VIEWPORTS,
   describeInBrowser,
   startTestServer,
@@ -22,21 +19,13 @@ const MODEL_TEXT = /terminal_[a-z]+|session_id|next_step|do not retry|Show the u
 
 
 describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (viewport) => {
-  let browser: Browser;
+  const chromium = useChromium();
   let server: TestServer | undefined;
   let deepseek: FakeDeepSeekServer | undefined;
   let ui: UiPage;
 
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   beforeEach(async () => {
-    ui = await UiPage.open(browser, viewport);
+    ui = await chromium.open(viewport);
   });
 
   afterEach(async () => {

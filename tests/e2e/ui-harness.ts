@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createTermMcp, type TermMcp } from '../../src/main/term-mcp';
 import { makeTempWorkspace } from '../support/workspace';
 import { TOKEN, startTestServer, type TestServer } from './http-harness';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -21,6 +21,26 @@ export const CHROMIUM_ARGS = [
 
 /** Skipped only on a developer machine without Chromium; in CI a missing browser must fail the suite. */
 export const describeInBrowser = existsSync(CHROMIUM) || process.env.CI ? describe : describe.skip;
+
+/**
+ * Debian's Chromium for the enclosing describe block: launched once before its tests, closed after them. Each test
+ * opens its own page (`open`), closed by the test's own afterEach before its servers stop.
+ */
+export function useChromium(): { open(viewport: { width: number; height: number }): Promise<UiPage> } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    open: (viewport) => {
+      if (!browser) throw new Error('useChromium: the browser is not started (call it inside a describe block)');
+      return UiPage.open(browser, viewport);
+    },
+  };
+}
 
 export const VIEWPORTS = [
   { name: 'desktop 1280 px', width: 1280, height: 860 },

@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import type { SessionRegistry } from '../../src/application/sessions/session-registry';
 import { TYPES } from '../../src/main/types';
 import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
   TOKEN,
   UiPage,
+  useChromium,
   VIEWPORTS,
   describeInBrowser,
   startEmbeddedServer,
@@ -24,21 +21,13 @@ function sessionIds(server: TestServer): string[] {
 }
 
 describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding and receipts, $name', (viewport) => {
-  let browser: Browser;
+  const chromium = useChromium();
   let server: TestServer | undefined;
   let embedded: EmbeddedServer | undefined;
   let ui: UiPage;
 
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   beforeEach(async () => {
-    ui = await UiPage.open(browser, viewport);
+    ui = await chromium.open(viewport);
   });
 
   afterEach(async () => {
@@ -214,20 +203,12 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
 
 // The receipt toolchain's routes: `/mcp/info`, `/receipts/validate`, `/receipts/redact`, `/demo/scenarios`.
 describeInBrowser.each(VIEWPORTS)('mission control with the receipt routes, $name', (viewport) => {
-  let browser: Browser;
+  const chromium = useChromium();
   let server: TestServer | undefined;
   let ui: UiPage;
 
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   beforeEach(async () => {
-    ui = await UiPage.open(browser, viewport);
+    ui = await chromium.open(viewport);
     server = await startTestServer();
     await ui.connect(`${server.origin}/`);
   });
