@@ -52,11 +52,18 @@ describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the off
     test('echo hello in the background (wait_seconds 0), polled with terminal_read', async () => {
       const started = await ok(client, 'terminal_execute', { command: 'echo hello', wait_seconds: 0 });
       expect(started).toMatchObject({ status: 'running', command_id: expect.any(String) });
-      let read = await ok(client, 'terminal_read', { session_id: started.session_id, command_id: started.command_id, wait_seconds: 5 });
-      for (let polls = 0; !read.finished && polls < 20; polls += 1) {
-        read = await ok(client, 'terminal_read', { session_id: started.session_id, command_id: started.command_id, wait_seconds: 5 });
+      // Each poll reads from where the last one stopped, so it long-polls for the end instead of returning at once.
+      const selector = { session_id: started.session_id, command_id: started.command_id, wait_seconds: 5 };
+      let read = await ok(client, 'terminal_read', selector);
+      let text = '';
+      for (let polls = 0; polls < 20; polls += 1) {
+        const stdout = read.stdout as { text: string; next_offset: number };
+        text += stdout.text;
+        if (read.finished) break;
+        read = await ok(client, 'terminal_read', { ...selector, stdout_offset: stdout.next_offset });
       }
-      expect(read).toMatchObject({ status: 'succeeded', exit_code: 0, stdout: { text: 'hello\n' } });
+      expect(text).toBe('hello\n');
+      expect(read).toMatchObject({ status: 'succeeded', exit_code: 0, finished: true });
       const receipt = await ok(client, 'terminal_receipt', { session_id: started.session_id });
       expect(receipt).toMatchObject({ status: 'succeeded', stdout: 'hello\n', command_id: started.command_id });
     });
