@@ -31,6 +31,9 @@ describe('the packed npm package', () => {
     for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/main/cli.js', 'static/index.html', 'static/app.js', 'docs/compatibility.md', 'schemas/receipt-1.0.json', 'LICENSE']) {
       expect(existsSync(path.join(installed(), file))).toBe(true);
     }
+    // The bin is the bundle (scripts/bundle.mjs): its chunks ship beside it, the build's chunk map does not.
+    expect(readdirSync(path.join(installed(), 'dist', 'main', 'cli-chunks')).some((name) => name.startsWith('stdio-command-'))).toBe(true);
+    expect(existsSync(path.join(installed(), 'dist', 'cli-bundle-meta.json'))).toBe(false);
     expect(existsSync(path.join(installed(), 'src'))).toBe(false);
     expect(existsSync(path.join(installed(), 'tests'))).toBe(false);
   });

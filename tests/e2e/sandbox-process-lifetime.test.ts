@@ -43,6 +43,13 @@ function liveMarkers(run: Run): number[] {
   return run.markers.flatMap((argv) => livePidsRunning(argv));
 }
 
+/** The fields of a terminal_read result that polling needs. */
+interface ReadContent {
+  status: string;
+  stdout: { next_offset: number };
+  stderr: { next_offset: number };
+}
+
 async function executeInBackground(run: Run): Promise<{ session_id: string; command_id: string }> {
   const answer = await run.peer.request(
     modern('tools/call', 'bg', { name: 'terminal_execute', arguments: { command: 'git status', wait_seconds: 0 } }),
@@ -71,12 +78,16 @@ describe('escaped (setsid, double-forked) processes end with their command', () 
     run = start(1);
     const { session_id, command_id } = await executeInBackground(run);
     let status = 'running';
+    // Each poll reads on from the last offsets, so it long-polls for the end instead of returning on old output.
+    let offsets = { stdout_offset: 0, stderr_offset: 0 };
     for (let poll = 0; status === 'running' && poll < 20; poll += 1) {
       const read = await run.peer.request(
-        modern('tools/call', `read-${poll}`, { name: 'terminal_read', arguments: { session_id, command_id, wait_seconds: 2 } }),
+        modern('tools/call', `read-${poll}`, { name: 'terminal_read', arguments: { session_id, command_id, wait_seconds: 2, ...offsets } }),
         30_000,
       );
-      status = String((read.result as { structuredContent: { status: string } }).structuredContent.status);
+      const content = (read.result as { structuredContent: ReadContent }).structuredContent;
+      status = content.status;
+      offsets = { stdout_offset: content.stdout.next_offset, stderr_offset: content.stderr.next_offset };
     }
     expect(status).toBe('succeeded');
     await expectAllGone(run);
