@@ -11,7 +11,7 @@
 //   node bench/peers.mjs [--rounds 5] [--echo-runs 40] [--peers-dir DIR] [--json FILE] [--cli FILE]
 //
 // --peers-dir reuses an install (default: a fresh temp dir, removed at the end); --cli runs another build of term-mcp
-// (default dist/main/cli.js), e.g. a bundled one.
+// (default dist/main/cli.js, the bundled CLI that `npm run build` writes).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
