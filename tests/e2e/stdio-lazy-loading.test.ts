@@ -45,7 +45,7 @@ describe('term-mcp stdio loads only what STDIO uses', () => {
       expect(loaded.some((url) => url.endsWith('/dist/main/run-stdio.js'))).toBe(true);
       expect(loaded.some((url) => url.includes('/node_modules/zod/'))).toBe(true);
       const unwanted = loaded.filter((url) =>
-        /\/node_modules\/(express|helmet|jose|body-parser|router|@modelcontextprotocol)\/|\/dist\/adapters\/(http|deepseek)\/|\/dist\/application\/chat\/|\/dist\/main\/(http-app|run-http|web-bindings|receipt-http-bindings)\.js$/.test(url),
+        /\/node_modules\/(express|helmet|jose|body-parser|router|@modelcontextprotocol)\/|\/dist\/adapters\/(http|deepseek)\/|\/dist\/application\/chat\/|\/dist\/main\/(http-app|run-http|web-mounts|receipt-http-mounts|modules\/web-module|modules\/receipt-http-module)\.js$/.test(url),
       );
       expect(unwanted).toEqual([]);
     } finally {
