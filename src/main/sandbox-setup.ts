@@ -8,6 +8,7 @@ import { UnconfinedLaunch } from '../adapters/sandbox/unconfined-launch.js';
 import { locateStaticDir } from '../adapters/web/static-dir.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import { NetworkAllowlist } from '../domain/execution/network-allowlist.js';
+import { isAtOrBelow } from '../domain/workspace/path-containment.js';
 import type { Config } from './config.js';
 
 /** setrlimit from inside the sandbox (util-linux, next to bwrap on every Linux that has it). */
@@ -59,8 +60,7 @@ export function hiddenPaths(config: Config): { hidden: string[]; notHidden: stri
     ...(config.auditLog === undefined ? [] : [path.resolve(config.auditLog)]),
     ...(installation === undefined ? [] : [installation]),
   ];
-  const holdsWorkspace = (candidate: string): boolean =>
-    config.workspaceRoot === candidate || config.workspaceRoot.startsWith(`${candidate}/`);
+  const holdsWorkspace = (candidate: string): boolean => isAtOrBelow(candidate, config.workspaceRoot);
   return { hidden: candidates.filter((c) => !holdsWorkspace(c)), notHidden: candidates.filter(holdsWorkspace) };
 }
 
