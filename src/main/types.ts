@@ -53,8 +53,6 @@ export const TYPES = Object.freeze({
   ReceiptHttpMounts: Symbol.for('term-mcp.ReceiptHttpMounts'),
 });
 
-/** Milliseconds since the epoch (`TYPES.Clock`). */
-export type Clock = () => number;
 /** A fresh identifier per call (`TYPES.NewId`, `TYPES.NewApprovalId`). */
 export type IdGenerator = () => string;
 /** What `TYPES.ServerEnvironment` holds. */

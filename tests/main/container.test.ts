@@ -1,10 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Container } from 'inversify';
 import type { McpDispatcher } from '../../src/application/mcp/dispatcher';
 import { LegacyHandshake } from '../../src/application/mcp/connection-state';
 import type { SessionRegistry } from '../../src/application/sessions/session-registry';
 import type { TerminalSettings } from '../../src/application/terminal/terminal-settings';
+import type { FilteringProxy } from '../../src/adapters/sandbox/filtering-proxy';
 import { UnconfinedLaunch } from '../../src/adapters/sandbox/unconfined-launch';
 import type { CommandConfinement, ConfinedLaunch, ConfinementSummary, LaunchRequest } from '../../src/domain/execution/command-confinement';
 import { ConfigurationError } from '../../src/domain/errors';
@@ -100,25 +101,31 @@ describe('buildContainer: the server modules, then the host overrides', () => {
     expect(() => buildContainer(config)).toThrow(ConfigurationError);
   });
 
-  test('shutdownTerminal closes the sessions that exist and builds nothing just to close it', async () => {
-    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error', TERM_MCP_SANDBOX: 'off' });
-    let registriesBuilt = 0;
-    container = buildContainer(config, (host) => {
-      host.onActivation<SessionRegistry>(TYPES.SessionRegistry, (_context, registry) => {
-        registriesBuilt += 1;
-        return registry;
-      });
-    });
-    await shutdownTerminal(container);
-    expect(registriesBuilt).toBe(0);
-
+  test('shutdownTerminal kills running commands, and closes sessions opened after it on the next call', async () => {
+    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error', TERM_MCP_SANDBOX: 'off', APPROVAL_MODE: 'trusted' });
     container = buildContainer(config);
-    const plan = await callTool(container, 'terminal_plan', { command: 'echo hi' });
     const registry = container.get<SessionRegistry>(TYPES.SessionRegistry);
+    const running = await callTool(container, 'terminal_execute', { command: 'sleep 30', wait_seconds: 0 });
+    expect(running).toMatchObject({ status: 'running' });
+    await shutdownTerminal(container);
+    expect(registry.list()).toEqual([]);
+
+    // An embedder that goes on after close(): what it opens is closed by the next shutdown too.
+    const plan = await callTool(container, 'terminal_plan', { command: 'echo again' });
     expect(registry.find(String(plan.session_id))).toBeDefined();
     await shutdownTerminal(container);
     expect(registry.list()).toEqual([]);
-    // A second shutdown (SIGTERM after stdin ended) is harmless.
+  });
+
+  test('with ALLOW_NETWORK the proxy listens from start-up, and shutdownTerminal closes it (its socket is gone)', async () => {
+    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error', ALLOW_NETWORK: 'true' });
+    container = buildContainer(config);
+    const proxy = container.get<FilteringProxy | undefined>(TYPES.FilteringProxy);
+    const socketPath = proxy?.socketPath;
+    expect(socketPath).toBeDefined();
+    expect(existsSync(String(socketPath))).toBe(true);
+    expect(container.get<TerminalSettings>(TYPES.TerminalSettings).confinement).toMatchObject({ sandbox: 'bubblewrap', network: 'filtered' });
     await shutdownTerminal(container);
+    expect(existsSync(String(socketPath))).toBe(false);
   });
 });

@@ -3,7 +3,8 @@ import { ContainerModule } from 'inversify';
 import type { Logger } from '../../application/logging/logger.js';
 import { StderrLogger } from '../../adapters/logging/stderr-logger.js';
 import type { Config } from '../config.js';
-import { TYPES, type Clock, type IdGenerator, type ServerEnvironment } from '../types.js';
+import type { Clock } from '../../application/terminal/clock.js';
+import { TYPES, type IdGenerator, type ServerEnvironment } from '../types.js';
 
 /** What every area uses: the logger, the clock, the id generators, and the environment as read at start-up. */
 export const coreModule = new ContainerModule(({ bind }) => {

@@ -23,13 +23,14 @@ import type { ExecutionSessionFactory } from '../../domain/execution/execution-s
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { Config } from '../config.js';
-import { TYPES, type Clock, type IdGenerator, type ServerEnvironment } from '../types.js';
+import type { Clock } from '../../application/terminal/clock.js';
+import { TYPES, type IdGenerator, type ServerEnvironment } from '../types.js';
 import { signalNumber } from './receipts-module.js';
 
 /**
  * The terminal: execution sessions (child processes, through the confinement), the session registry and ledgers,
  * the use cases (plan, approve, execute, signal, read, write, list) and the terminal tools built from them.
- * `shutdownTerminal` unbinds the registry, which closes every session (only if the registry was ever built).
+ * `shutdownTerminal` closes every session through the registry.
  */
 export const terminalModule = new ContainerModule(({ bind }) => {
   bind<TerminalSettings>(TYPES.TerminalSettings).toResolvedValue(
@@ -52,23 +53,21 @@ export const terminalModule = new ContainerModule(({ bind }) => {
       new ChildProcessSessionFactory({ maxProcessesPerSession: config.maxProcessesPerSession, confinement, serverEnv }),
     [TYPES.Config, TYPES.CommandConfinement, TYPES.ServerEnvironment],
   );
-  bind<SessionRegistry>(TYPES.SessionRegistry)
-    .toResolvedValue(
-      (config: Config, factory: ExecutionSessionFactory, newId: IdGenerator) => {
-        const registry = new SessionRegistry({
-          factory,
-          maxSessions: config.maxSessions,
-          maxSessionsPerOwner: config.maxSessionsPerPrincipal,
-          idleTimeoutMs: config.sessionTimeoutSeconds * 1000,
-          newId,
-        });
-        // Idle sessions also expire while nobody calls (the registry sweeps lazily on use too); the timer is unref'd.
-        registry.startSweeper(Math.min(60_000, (config.sessionTimeoutSeconds * 1000) / 4));
-        return registry;
-      },
-      [TYPES.Config, TYPES.ExecutionSessionFactory, TYPES.NewId],
-    )
-    .onDeactivation((registry) => registry.closeAll());
+  bind<SessionRegistry>(TYPES.SessionRegistry).toResolvedValue(
+    (config: Config, factory: ExecutionSessionFactory, newId: IdGenerator) => {
+      const registry = new SessionRegistry({
+        factory,
+        maxSessions: config.maxSessions,
+        maxSessionsPerOwner: config.maxSessionsPerPrincipal,
+        idleTimeoutMs: config.sessionTimeoutSeconds * 1000,
+        newId,
+      });
+      // Idle sessions also expire while nobody calls (the registry sweeps lazily on use too); the timer is unref'd.
+      registry.startSweeper(Math.min(60_000, (config.sessionTimeoutSeconds * 1000) / 4));
+      return registry;
+    },
+    [TYPES.Config, TYPES.ExecutionSessionFactory, TYPES.NewId],
+  );
   // Ended one-shot sessions stay readable as long as an idle session would have lived.
   bind<SessionLedgers>(TYPES.SessionLedgers).toResolvedValue(
     (config: Config) => new SessionLedgers({ retentionMs: config.sessionTimeoutSeconds * 1000 }),

@@ -2,6 +2,7 @@ import type { Container } from 'inversify';
 import { silentLogger, type Logger } from '../../../src/application/logging/logger';
 import type { SessionRegistry } from '../../../src/application/sessions/session-registry';
 import type { ApprovalService } from '../../../src/application/terminal/approval-service';
+import type { Clock } from '../../../src/application/terminal/clock';
 import type { CommandSignals } from '../../../src/application/terminal/command-signals';
 import type { ExecutionService } from '../../../src/application/terminal/execution-service';
 import type { PlanService } from '../../../src/application/terminal/plan-service';
@@ -22,7 +23,7 @@ import type { ReceiptSigner } from '../../../src/domain/terminal/receipt-signer'
 import { loadConfig } from '../../../src/main/config';
 import { configuredContainer, shutdownTerminal } from '../../../src/main/container';
 import { SERVER_MODULES } from '../../../src/main/modules';
-import { TYPES, type Clock } from '../../../src/main/types';
+import { TYPES } from '../../../src/main/types';
 import { assertConformsToOutputSchema } from '../../support/output-schema-check';
 import { sandboxFor } from '../../support/sandbox';
 import { makeTempWorkspace } from '../../support/workspace';
