@@ -10,11 +10,10 @@ const dist = (relative) => import(pathToFileURL(path.join(ROOT, 'dist', relative
 
 /** Builds a term-mcp container for `workspace` with `env` on top of quiet defaults; returns a small client. */
 export async function startInProcess(workspace, env = {}) {
-  const [{ loadConfig }, { buildContainer }, { TYPES }, { shutdownTerminal }, { LegacyHandshake }] = await Promise.all([
+  const [{ loadConfig }, { buildContainer, shutdownTerminal }, { TYPES }, { LegacyHandshake }] = await Promise.all([
     dist('main/config.js'),
     dist('main/container.js'),
     dist('main/types.js'),
-    dist('main/terminal-bindings.js'),
     dist('application/mcp/connection-state.js'),
   ]);
   const config = loadConfig({ WORKSPACE_ROOT: workspace, LOG_LEVEL: 'error', TERM_MCP_RECEIPT_KEY: BENCH_TOKEN, ...env }, {}, workspace);

@@ -37,15 +37,19 @@ async function load(relative) {
 
 export async function runPolicyBench() {
   assertBuilt();
-  const { DefaultPolicyEngine } = await load('application/policy/default-policy-engine.js');
+  const { loadConfig } = await load('main/config.js');
+  const { configuredContainer } = await load('main/container.js');
+  const { SERVER_MODULES } = await load('main/modules/index.js');
+  const { TYPES } = await load('main/types.js');
   const { parseShellCommand } = await load('application/policy/shell-parser.js');
-  const { NodePathInspector } = await load('adapters/policy/node-path-inspector.js');
-  const { DEFAULT_POLICY_SETTINGS } = await load('application/policy/policy-settings.js');
   const workspace = makeTempDir('term-mcp-bench-policy-');
   try {
     writeFileSync(path.join(workspace, 'a'), 'a\n');
-    const inspector = new NodePathInspector(workspace);
-    const engine = new DefaultPolicyEngine(inspector, DEFAULT_POLICY_SETTINGS, 100_000);
+    // The server's own wiring (default policy, MAX_COMMAND_LENGTH at its ceiling); only the engine is ever built.
+    const container = configuredContainer(loadConfig({ WORKSPACE_ROOT: workspace, MAX_COMMAND_LENGTH: '100000' }, {}, workspace));
+    container.load(...SERVER_MODULES);
+    const inspector = container.get(TYPES.PathInspector);
+    const engine = container.get(TYPES.PolicyEngine);
     const measure = (shape, command) => {
       // A line that arrives over the wire is one flat string; `repeat`/`join` build ropes V8 flattens on first use.
       const line = JSON.parse(JSON.stringify(command));

@@ -5,9 +5,11 @@ import type { McpDispatcher } from '../application/mcp/dispatcher.js';
 import type { ServerInfo } from '../application/mcp/server-identity.js';
 import { createMcpHttpApp } from '../adapters/http/index.js';
 import type { Config } from './config.js';
-import { mountReceiptHttp } from './receipt-http-bindings.js';
+import { receiptHttpModule } from './modules/receipt-http-module.js';
+import { webModule } from './modules/web-module.js';
+import type { ReceiptHttpMounts } from './receipt-http-mounts.js';
 import { TYPES } from './types.js';
-import { mountWeb } from './web-bindings.js';
+import type { WebMounts } from './web-mounts.js';
 
 export interface HttpAppHooks {
   /** Extra authenticated routes (share origin check, rate limits, body limit and bearer auth with /mcp). */
@@ -16,10 +18,15 @@ export interface HttpAppHooks {
   mountPublic?: (router: Router, container: Container) => void;
 }
 
-/** The whole HTTP surface of one container: POST /mcp, /health, the web layer, then the caller's extra routes. */
+/**
+ * The whole HTTP surface of one container: POST /mcp, /health, the web layer, then the caller's extra routes. The
+ * HTTP-only modules are loaded here, on first use (never by STDIO), unless a host bound their services itself.
+ */
 export function buildHttpApp(container: Container, config: Config, hooks: HttpAppHooks = {}): Express {
-  const web = mountWeb(container, config);
-  const receipts = mountReceiptHttp(container, config);
+  if (!container.isBound(TYPES.WebMounts)) container.load(webModule);
+  if (!container.isBound(TYPES.ReceiptHttpMounts)) container.load(receiptHttpModule);
+  const web = container.get<WebMounts>(TYPES.WebMounts);
+  const receipts = container.get<ReceiptHttpMounts>(TYPES.ReceiptHttpMounts);
   return createMcpHttpApp({
     dispatcher: container.get<McpDispatcher>(TYPES.Dispatcher),
     logger: container.get<Logger>(TYPES.Logger),

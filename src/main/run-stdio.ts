@@ -2,10 +2,9 @@ import type { Logger } from '../application/logging/logger.js';
 import type { McpDispatcher } from '../application/mcp/dispatcher.js';
 import { serveStdio } from '../adapters/stdio/stdio-server.js';
 import type { Config } from './config.js';
-import { buildContainer } from './container.js';
 import { warnAboutSeedSettings } from './seed-settings-warning.js';
 import { logSandboxState } from './sandbox-startup-log.js';
-import { shutdownTerminal } from './terminal-bindings.js';
+import { buildContainer, shutdownTerminal } from './container.js';
 import { TYPES } from './types.js';
 
 /** `term-mcp stdio`: serves until stdin ends, then closes every execution session (no orphan survives) and exits 0. */

@@ -2,7 +2,7 @@ import type { Container } from 'inversify';
 import type { Logger } from '../application/logging/logger.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import type { Config } from './config.js';
-import { hiddenPaths } from './sandbox-bindings.js';
+import { hiddenPaths } from './sandbox-setup.js';
 import { TYPES } from './types.js';
 
 /**

@@ -8,9 +8,8 @@ import type { JsonRpcResponse } from '../application/mcp/jsonrpc.js';
 import { serveStdio } from '../adapters/stdio/stdio-server.js';
 import { ConfigurationError } from '../domain/errors.js';
 import { loadConfig, type Config, type ConfigFlags } from './config.js';
-import { buildContainer, type ContainerOverrides } from './container.js';
+import { buildContainer, shutdownTerminal, type ContainerOverrides } from './container.js';
 import { buildHttpApp, type HttpAppHooks } from './http-app.js';
-import { shutdownTerminal } from './terminal-bindings.js';
 import { TYPES } from './types.js';
 
 export interface TermMcpOptions {

@@ -57,7 +57,7 @@ describe('term-mcp stdio loads only what STDIO uses', () => {
       expect(loaded).toContain('dist/main/run-stdio.js');
       expect(loaded.some((source) => source.startsWith('node_modules/zod/'))).toBe(true);
       const unwanted = loaded.filter((source) =>
-        /^node_modules\/(express|helmet|jose|body-parser|router|@modelcontextprotocol)\/|^dist\/adapters\/(http|deepseek)\/|^dist\/application\/chat\/|^dist\/main\/(http-app|run-http|web-bindings|receipt-http-bindings)\.js$/.test(source),
+        /^node_modules\/(express|helmet|jose|body-parser|router|@modelcontextprotocol)\/|^dist\/adapters\/(http|deepseek)\/|^dist\/application\/chat\/|^dist\/main\/(http-app|run-http|web-mounts|receipt-http-mounts|modules\/web-module|modules\/receipt-http-module)\.js$/.test(source),
       );
       expect(unwanted).toEqual([]);
     } finally {

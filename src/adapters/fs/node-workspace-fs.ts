@@ -9,10 +9,11 @@ import {
   ResourceTooLarge,
   WorkspaceFileNotFound,
 } from '../../domain/workspace/workspace-errors.js';
+import { isAtOrBelow } from '../../domain/workspace/path-containment.js';
 import type { WorkspaceEntry, WorkspaceFS, WorkspaceText } from '../../domain/workspace/workspace-fs.js';
 import { decodeUtf8Text, readAtMost } from './bounded-text-read.js';
 import { errnoCode } from './errno-code.js';
-import { isInsideRoot, toWorkspaceRelative } from './path-containment.js';
+import { toWorkspaceRelative } from './path-containment.js';
 import { walkFilesInPathOrder } from './sorted-file-walk.js';
 
 export interface NodeWorkspaceFSOptions {
@@ -116,7 +117,7 @@ export class NodeWorkspaceFS implements WorkspaceFS {
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       throw translateOpenError(error, input);
     }
-    if (!isInsideRoot(this.root, real)) throw new PathOutsideWorkspace(input);
+    if (!isAtOrBelow(this.root, real)) throw new PathOutsideWorkspace(input);
     return real;
   }
 
@@ -132,7 +133,7 @@ export class NodeWorkspaceFS implements WorkspaceFS {
   private lexicallyInside(input: string): string {
     if (input.includes('\0')) throw new InvalidArgument('Path contains a NUL byte.', { path: input });
     const lexical = path.resolve(this.root, input);
-    if (!isInsideRoot(this.root, lexical)) throw new PathOutsideWorkspace(input);
+    if (!isAtOrBelow(this.root, lexical)) throw new PathOutsideWorkspace(input);
     return lexical;
   }
 
@@ -147,7 +148,7 @@ export class NodeWorkspaceFS implements WorkspaceFS {
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       throw translateOpenError(error, input);
     }
-    if (!isInsideRoot(this.root, real)) throw new PathOutsideWorkspace(input);
+    if (!isAtOrBelow(this.root, real)) throw new PathOutsideWorkspace(input);
     return real;
   }
 
@@ -166,7 +167,7 @@ export class NodeWorkspaceFS implements WorkspaceFS {
   /** The opened file's own path must be inside the root, whatever happened to the path since we resolved it. */
   private async assertHandleInside(handle: FileHandle, resolved: string, input: string): Promise<string> {
     const opened = (await kernelPathOf(handle)) ?? resolved;
-    if (!isInsideRoot(this.root, opened)) throw new PathOutsideWorkspace(input);
+    if (!isAtOrBelow(this.root, opened)) throw new PathOutsideWorkspace(input);
     return opened;
   }
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { TRUSTED_EXECUTABLE_DIRECTORIES } from '../../domain/execution/trusted-launch.js';
 import type { LinkListing, PathFacts, PathInspector } from '../../domain/policy/path-inspector.js';
+import { isAtOrBelow } from '../../domain/workspace/path-containment.js';
 
-/** The only directories executables are taken from: never the server's PATH, never the workspace. */
-export const TRUSTED_EXECUTABLE_DIRECTORIES: readonly string[] = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
 
 /** Linux PATH_MAX. */
 const PATH_MAX = 4096;
@@ -101,7 +101,7 @@ export class NodePathInspector implements PathInspector {
   }
 
   private contains(absolute: string): boolean {
-    return absolute === this.root || absolute.startsWith(this.root === '/' ? '/' : `${this.root}/`);
+    return isAtOrBelow(this.root, absolute);
   }
 }
 

@@ -1,7 +1,6 @@
 import path from 'node:path';
+import { TRUSTED_PATH } from '../../domain/execution/trusted-launch.js';
 
-/** Fixed, trusted search path: never taken from the server, so a workspace directory can never shadow a tool. */
-export const TRUSTED_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin';
 
 /** Locale, terminal and temp settings are harmless and make tools behave as the user expects. */
 const INHERITED_VARIABLES = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'TMPDIR'] as const;

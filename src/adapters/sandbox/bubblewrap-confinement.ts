@@ -8,7 +8,7 @@ import type {
   LaunchRequest,
 } from '../../domain/execution/command-confinement.js';
 import { SandboxUnavailable } from '../../domain/execution/execution-errors.js';
-import type { LaunchForm } from '../../domain/policy/policy-types.js';
+import { commandArgv } from '../../domain/execution/trusted-launch.js';
 import {
   baseArguments,
   currentArguments,
@@ -18,8 +18,6 @@ import {
   type BubblewrapProfile,
 } from './bubblewrap-profile.js';
 
-/** The one shell the shell form may use: fixed, never taken from the environment. */
-const FIXED_SHELL = '/bin/sh';
 const PROBE_TIMEOUT_MS = 5000;
 const INSTALL_HINT =
   'Install bubblewrap and util-linux (Debian/Ubuntu: apt-get install bubblewrap util-linux), make sure user namespaces ' +
@@ -27,10 +25,6 @@ const INSTALL_HINT =
   'if it is elsewhere, then restart the server. `term-mcp doctor` checks it. TERM_MCP_SANDBOX=off runs commands ' +
   'without a sandbox (not recommended).';
 const SOCAT_HINT = 'Install socat (Debian/Ubuntu: apt-get install socat), or turn ALLOW_NETWORK off, then restart the server.';
-
-function commandArguments(launch: LaunchForm): string[] {
-  return launch.kind === 'shell' ? [FIXED_SHELL, '-c', launch.script] : [...launch.argv];
-}
 
 /**
  * Launches every command inside its own bubblewrap sandbox, with the profile's argv built once (a bare bwrap launch
@@ -66,7 +60,7 @@ export class BubblewrapConfinement implements CommandConfinement {
         '--',
         ...limitArguments(this.profile),
         ...this.bridgeArguments,
-        ...commandArguments(request.launch),
+        ...commandArgv(request.launch),
       ],
       cwd: request.cwd,
       // Only the private /tmp is writable outside the workspace.

@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ConfinementReadiness } from '../../domain/execution/command-confinement.js';
+import { FIXED_SHELL } from '../../domain/execution/trusted-launch.js';
+import { isAtOrBelow } from '../../domain/workspace/path-containment.js';
 
 /** Per-command resource limits (setrlimit, applied inside the sandbox with prlimit; soft = hard). */
 export interface SandboxLimits {
@@ -83,10 +85,6 @@ function kindOf(target: string): Kind {
   }
 }
 
-function isAtOrUnder(target: string, dir: string): boolean {
-  return target === dir || target.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
-}
-
 /**
  * The bwrap arguments that do not change between commands: the host read-only, a fresh /dev, /proc of a new PID
  * namespace, a private /tmp, and the namespaces. Computed once.
@@ -130,7 +128,7 @@ export function currentArguments(profile: BubblewrapProfile): string[] {
   for (const hidden of profile.hiddenPaths) {
     // A hidden path that holds the workspace (the server run from its own checkout) cannot be hidden without hiding
     // the workspace; main leaves such paths out and logs it.
-    if (isAtOrUnder(profile.workspaceRoot, hidden)) continue;
+    if (isAtOrBelow(hidden, profile.workspaceRoot)) continue;
     const kind = kindOf(hidden);
     if (kind === 'dir') args.push('--tmpfs', hidden, '--remount-ro', hidden);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', hidden);
@@ -168,7 +166,7 @@ export function networkBridgeArguments(profile: BubblewrapProfile): string[] {
     'unset _t _r _end _up _k _n',
     'exec "$@"',
   ].join('\n');
-  return ['/bin/sh', '-c', script, 'term-mcp-network'];
+  return [FIXED_SHELL, '-c', script, 'term-mcp-network'];
 }
 
 /** The proxy settings most tools read (curl, git, pip, npm, cargo, go...), in both cases. */

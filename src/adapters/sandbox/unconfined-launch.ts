@@ -5,8 +5,8 @@ import type {
   ConfinementSummary,
   LaunchRequest,
 } from '../../domain/execution/command-confinement.js';
+import { commandArgv } from '../../domain/execution/trusted-launch.js';
 
-const FIXED_SHELL = '/bin/sh';
 
 /**
  * TERM_MCP_SANDBOX=off: commands run as plain child processes, as before the sandbox existed. Only the policy (and
@@ -15,7 +15,7 @@ const FIXED_SHELL = '/bin/sh';
 export class UnconfinedLaunch implements CommandConfinement {
   confine(request: LaunchRequest): ConfinedLaunch {
     const { launch } = request;
-    const [file = '', ...args] = launch.kind === 'shell' ? [FIXED_SHELL, '-c', launch.script] : launch.argv;
+    const [file = '', ...args] = commandArgv(launch);
     return { file, args, cwd: request.cwd, environment: request.environment };
   }
 

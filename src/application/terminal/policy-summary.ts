@@ -1,8 +1,7 @@
+import { commandArgv } from '../../domain/execution/trusted-launch.js';
 import type { LaunchForm, PolicyDecision, PolicyVerdict } from '../../domain/policy/policy-types.js';
 import type { PolicySummary } from '../../domain/terminal/receipt-types.js';
 
-/** The shell the process adapter runs the shell form with (see the adapter's FIXED_SHELL). */
-const SHELL_ARGV_PREFIX = ['/bin/sh', '-c'] as const;
 
 /** Seed `PolicyDecision.to_dict()` plus `verdict` and `matched_rule`. */
 export function summarizePolicy(decision: PolicyDecision): PolicySummary {
@@ -20,7 +19,7 @@ export function summarizePolicy(decision: PolicyDecision): PolicySummary {
 /** What will actually be executed; empty for a denied command (seed: `argv` or `[]`). */
 export function launchArgv(launch: LaunchForm | undefined): string[] {
   if (!launch) return [];
-  return launch.kind === 'argv' ? [...launch.argv] : [...SHELL_ARGV_PREFIX, launch.script];
+  return commandArgv(launch);
 }
 
 const STRICTNESS: Record<PolicyVerdict, number> = { allow: 0, approval_required: 1, deny: 2 };

@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { FilteringProxy } from '../../adapters/sandbox/filtering-proxy.js';
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import { loadConfig, type Config } from '../config.js';
-import { buildContainer } from '../container.js';
+import { buildContainer, shutdownTerminal } from '../container.js';
 import type { CliContext } from '../cli-commands.js';
 import { TERM_MCP_VERSION } from '../server-info.js';
 import { TYPES } from '../types.js';
@@ -88,8 +87,8 @@ async function runChecks(context: CliContext, nodeVersion: string): Promise<Reco
   try {
     const container = buildContainer(config);
     checks.sandbox = sandboxCheck(config, container.get<CommandConfinement>(TYPES.CommandConfinement));
-    // With ALLOW_NETWORK the container started the filtering proxy: stop it and remove its socket directory.
-    if (container.isBound(TYPES.FilteringProxy)) await container.get<FilteringProxy>(TYPES.FilteringProxy).close();
+    // With ALLOW_NETWORK the container started the filtering proxy: stop it (and remove its socket directory).
+    await shutdownTerminal(container);
   } catch (error) {
     checks.sandbox = { ok: false, detail: error instanceof Error ? error.message : String(error), required: true };
   }

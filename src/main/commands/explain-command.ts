@@ -5,7 +5,7 @@ import type { PolicyDecision } from '../../domain/policy/policy-types.js';
 import { CliUsageError } from '../cli-args.js';
 import type { CliContext } from '../cli-commands.js';
 import { loadConfig } from '../config.js';
-import { loadPolicySettings } from '../terminal-bindings.js';
+import { loadPolicySettings } from '../policy-file.js';
 
 /**
  * `term-mcp explain "<command>" [--mode M] [--cwd D] [--workspace DIR] [--policy FILE] [--json]`: judges a command

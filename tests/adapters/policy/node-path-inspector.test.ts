@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NodePathInspector, TRUSTED_EXECUTABLE_DIRECTORIES } from '../../../src/adapters/policy/node-path-inspector';
+import { NodePathInspector } from '../../../src/adapters/policy/node-path-inspector';
+import { TRUSTED_EXECUTABLE_DIRECTORIES } from '../../../src/domain/execution/trusted-launch';
 
 describe('NodePathInspector', () => {
   let base: string;

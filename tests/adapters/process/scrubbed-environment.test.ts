@@ -2,7 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { scrubEnvironment, TRUSTED_PATH } from '../../../src/adapters/process/scrubbed-environment';
+import { scrubEnvironment } from '../../../src/adapters/process/scrubbed-environment';
+import { TRUSTED_PATH } from '../../../src/domain/execution/trusted-launch';
 
 describe('scrubEnvironment', () => {
   it('keeps only the allowlisted variables and sets the fixed ones', () => {

@@ -15,13 +15,13 @@ describe('receipts', () => {
     await fixture.dispose();
   });
 
-  test('a receipt has the seed fields plus command_id, and its signature verifies', async () => {
+  test('a receipt has the seed fields plus command_id and the confinement, and its signature verifies', async () => {
     fixture = new TerminalFixture();
     const receipt = (await fixture.ok('terminal_execute', { command: 'echo hello' })) as unknown as ExecutionReceipt;
     expect(Object.keys(receipt)).toEqual([
       'schema_version', 'id', 'plan_id', 'session_id', 'command_id', 'command', 'command_sha256', 'cwd', 'mode', 'risk',
       'approved', 'policy', 'status', 'started_at', 'finished_at', 'duration_ms', 'exit_code', 'signal', 'stdout',
-      'stderr', 'output_truncated', 'signature',
+      'stderr', 'output_truncated', 'confinement', 'signature',
     ]);
     expect(receipt).toMatchObject({
       schema_version: '1.0',

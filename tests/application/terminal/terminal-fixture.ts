@@ -1,34 +1,29 @@
-import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
-import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
-import { SessionRegistry } from '../../../src/application/sessions/session-registry';
-import { ApprovalService } from '../../../src/application/terminal/approval-service';
-import { CommandInput } from '../../../src/application/terminal/command-input';
-import { CommandLocator } from '../../../src/application/terminal/command-locator';
-import { CommandReader } from '../../../src/application/terminal/command-reader';
-import { CommandSignals } from '../../../src/application/terminal/command-signals';
-import { TerminalSessions } from '../../../src/application/terminal/terminal-sessions';
-import { ExecutionService } from '../../../src/application/terminal/execution-service';
-import { PlanService } from '../../../src/application/terminal/plan-service';
-import { ReceiptRecorder } from '../../../src/application/terminal/receipt-recorder';
+import type { Container } from 'inversify';
+import { silentLogger, type Logger } from '../../../src/application/logging/logger';
+import type { SessionRegistry } from '../../../src/application/sessions/session-registry';
+import type { ApprovalService } from '../../../src/application/terminal/approval-service';
+import type { Clock } from '../../../src/application/terminal/clock';
+import type { CommandSignals } from '../../../src/application/terminal/command-signals';
+import type { ExecutionService } from '../../../src/application/terminal/execution-service';
+import type { PlanService } from '../../../src/application/terminal/plan-service';
 import { SecretRedactor } from '../../../src/application/terminal/secret-redactor';
-import { SessionLedgers } from '../../../src/application/terminal/session-ledger';
-import { SessionOverview } from '../../../src/application/terminal/session-overview';
+import type { SessionLedgers } from '../../../src/application/terminal/session-ledger';
+import type { SessionOverview } from '../../../src/application/terminal/session-overview';
 import type { TerminalSettings } from '../../../src/application/terminal/terminal-settings';
-import type { TerminalToolkit } from '../../../src/application/terminal/terminal-toolkit';
-import { terminalTools } from '../../../src/application/terminal/terminal-tools';
-import { ToolCatalog, type CallToolResult, type ToolDescriptor } from '../../../src/application/tools/tool-catalog';
+import type { ToolCatalog, CallToolResult, ToolDescriptor } from '../../../src/application/tools/tool-catalog';
 import type { ToolDefinition } from '../../../src/application/tools/tool-definition';
-import { silentLogger } from '../../../src/application/logging/logger';
-import { NodeWorkspaceFS } from '../../../src/adapters/fs/node-workspace-fs';
-import { NodePathInspector } from '../../../src/adapters/policy/node-path-inspector';
 import { ChildProcessSessionFactory } from '../../../src/adapters/process/child-process-session-factory';
-import { HmacReceiptSigner } from '../../../src/adapters/receipts/hmac-receipt-signer';
+import type { CommandConfinement } from '../../../src/domain/execution/command-confinement';
+import type { ExecutionSessionFactory } from '../../../src/domain/execution/execution-session';
 import type { PolicyEngine } from '../../../src/domain/policy/policy-engine';
 import type { PolicyMode } from '../../../src/domain/policy/policy-types';
 import type { ApprovalChannel } from '../../../src/domain/terminal/approval-types';
 import type { ReceiptAuditLog } from '../../../src/domain/terminal/receipt-audit-log';
-import { constants as osConstants } from 'node:os';
-import { randomBytes, randomUUID } from 'node:crypto';
+import type { ReceiptSigner } from '../../../src/domain/terminal/receipt-signer';
+import { loadConfig } from '../../../src/main/config';
+import { configuredContainer, shutdownTerminal } from '../../../src/main/container';
+import { SERVER_MODULES } from '../../../src/main/modules';
+import { TYPES } from '../../../src/main/types';
 import { assertConformsToOutputSchema } from '../../support/output-schema-check';
 import { sandboxFor } from '../../support/sandbox';
 import { makeTempWorkspace } from '../../support/workspace';
@@ -49,15 +44,17 @@ export interface FixtureOptions {
 }
 
 /**
- * The terminal application layer wired as the composition root wires it, with the real policy engine, real child
- * processes and a real temporary workspace. Only the approval clock is adjustable (`advance`).
+ * The terminal application layer wired by the composition root's own modules, with the real policy engine, real
+ * child processes in the real sandbox and a real temporary workspace. The clock is adjustable (`advance`).
  */
 export class TerminalFixture {
   readonly workspace = makeTempWorkspace('term-mcp-terminal-');
   readonly root = this.workspace.root;
-  readonly signer = new HmacReceiptSigner(RECEIPT_KEY);
+  /** The server's modules (src/main/modules), with only the replacements below rebound. */
+  readonly container: Container;
+  readonly signer: ReceiptSigner;
   readonly registry: SessionRegistry;
-  readonly ledgers = new SessionLedgers();
+  readonly ledgers: SessionLedgers;
   readonly approvals: ApprovalService;
   readonly plans: PlanService;
   readonly execution: ExecutionService;
@@ -73,80 +70,54 @@ export class TerminalFixture {
 
   constructor(options: FixtureOptions = {}) {
     const mode = options.mode ?? 'inspect';
-    this.settings = {
-      mode,
-      approvalChannel: options.channel ?? 'client',
-      defaultTimeoutSeconds: options.defaultTimeoutSeconds ?? 10,
-      maxTimeoutSeconds: 60,
-      maxOutputBytes: options.maxOutputBytes ?? 1_048_576,
-      maxProcessesPerSession: 1,
-      approvalTtlSeconds: options.approvalTtlSeconds ?? 600,
-    };
-    const engine = new DefaultPolicyEngine(new NodePathInspector(this.root), { ...DEFAULT_POLICY_SETTINGS, mode });
-    const policy: PolicyEngine = {
+    const maxSessions = options.maxSessions ?? 5;
+    const config = loadConfig(
+      {
+        WORKSPACE_ROOT: this.root,
+        APPROVAL_MODE: mode,
+        TERM_MCP_APPROVAL: options.channel ?? 'client',
+        TERM_MCP_APPROVAL_TTL: String(options.approvalTtlSeconds ?? 600),
+        COMMAND_TIMEOUT: String(options.defaultTimeoutSeconds ?? 10),
+        TERM_MCP_MAX_COMMAND_TIMEOUT: '60',
+        MAX_OUTPUT_BYTES: String(options.maxOutputBytes ?? 1_048_576),
+        MAX_CONCURRENT_SESSIONS: String(maxSessions),
+        TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: String(options.maxSessionsPerOwner ?? maxSessions),
+        TERM_MCP_PAGE_SIZE: String(options.pageSize ?? 100),
+        TERM_MCP_RECEIPT_KEY: RECEIPT_KEY,
+      },
+      {},
+      this.root,
+    );
+    const container = configuredContainer(config);
+    container.load(...SERVER_MODULES);
+    // What a test replaces: quiet logs, an adjustable clock, the test sandbox (tests/support/sandbox.ts) with short
+    // kill grace, the secrets to redact, an audit log object; and a recorder around the real policy engine.
+    container.rebind<Logger>(TYPES.Logger).toConstantValue(silentLogger);
+    container.rebind<Clock>(TYPES.Clock).toConstantValue(this.now);
+    container.rebind<CommandConfinement>(TYPES.CommandConfinement).toConstantValue(sandboxFor(this.root, { workspaceWritable: mode !== 'inspect' }));
+    container
+      .rebind<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory)
+      .toResolvedValue((confinement: CommandConfinement) => new ChildProcessSessionFactory({ killGraceMs: 200, outputSettleMs: 50, confinement }), [TYPES.CommandConfinement]);
+    container.rebind<SecretRedactor>(TYPES.SecretRedactor).toConstantValue(new SecretRedactor(options.secrets ?? []));
+    if (options.auditLog !== undefined) container.rebind<ReceiptAuditLog>(TYPES.ReceiptAuditLog).toConstantValue(options.auditLog);
+    container.onActivation<PolicyEngine>(TYPES.PolicyEngine, (_context, engine) => ({
       evaluate: (request) => {
         this.evaluations.push(request.command);
         return engine.evaluate(request);
       },
-    };
-    const workspace = new NodeWorkspaceFS({ root: this.root, maxReadBytes: 1_048_576 });
-    const redactor = new SecretRedactor(options.secrets ?? []);
-    this.registry = new SessionRegistry({
-      factory: new ChildProcessSessionFactory({ killGraceMs: 200, outputSettleMs: 50, confinement: sandboxFor(this.root, { workspaceWritable: mode !== 'inspect' }) }),
-      maxSessions: options.maxSessions ?? 5,
-      maxSessionsPerOwner: options.maxSessionsPerOwner ?? options.maxSessions ?? 5,
-      idleTimeoutMs: 3_600_000,
-      newId: randomUUID,
-    });
-    const sessions = new TerminalSessions(this.registry, this.ledgers);
-    this.approvals = new ApprovalService({
-      sessions,
-      channel: this.settings.approvalChannel,
-      ttlSeconds: this.settings.approvalTtlSeconds,
-      now: this.now,
-      newApprovalId: () => `apr_${randomBytes(24).toString('base64url')}`,
-    });
-    this.plans = new PlanService({
-      sessions,
-      policy,
-      workspace,
-      approvals: this.approvals,
-      settings: this.settings,
-      now: this.now,
-      newPlanId: randomUUID,
-    });
-    const recorder = new ReceiptRecorder({
-      signer: this.signer,
-      redactor,
-      auditLog: options.auditLog,
-      logger: silentLogger,
-      signalNumber,
-      newReceiptId: randomUUID,
-    });
-    this.execution = new ExecutionService({
-      sessions,
-      policy,
-      workspace,
-      plans: this.plans,
-      approvals: this.approvals,
-      recorder,
-    });
-    const locator = new CommandLocator(sessions);
-    this.signals = new CommandSignals(locator);
-    this.sessions = new SessionOverview({ registry: this.registry, ledgers: this.ledgers, redactor, pageSize: options.pageSize ?? 100 });
-    const kit: TerminalToolkit = {
-      settings: this.settings,
-      plans: this.plans,
-      approvals: this.approvals,
-      execution: this.execution,
-      signals: this.signals,
-      reader: new CommandReader(locator, redactor),
-      stdin: new CommandInput(locator),
-      sessions: this.sessions,
-      signalNumber,
-    };
-    this.tools = terminalTools(kit);
-    this.catalog = new ToolCatalog(this.tools);
+    }));
+    this.container = container;
+    this.signer = container.get<ReceiptSigner>(TYPES.ReceiptSigner);
+    this.registry = container.get<SessionRegistry>(TYPES.SessionRegistry);
+    this.ledgers = container.get<SessionLedgers>(TYPES.SessionLedgers);
+    this.approvals = container.get<ApprovalService>(TYPES.ApprovalService);
+    this.plans = container.get<PlanService>(TYPES.PlanService);
+    this.execution = container.get<ExecutionService>(TYPES.ExecutionService);
+    this.signals = container.get<CommandSignals>(TYPES.CommandSignals);
+    this.sessions = container.get<SessionOverview>(TYPES.SessionOverview);
+    this.settings = container.get<TerminalSettings>(TYPES.TerminalSettings);
+    this.tools = container.get<ToolDefinition[]>(TYPES.Tools);
+    this.catalog = container.get<ToolCatalog>(TYPES.ToolCatalog);
   }
 
   tool(name: string): ToolDefinition {
@@ -192,15 +163,11 @@ export class TerminalFixture {
   }
 
   async dispose(): Promise<void> {
-    await this.registry.closeAll();
+    await shutdownTerminal(this.container);
     this.workspace.remove();
   }
 }
 
 function isReceipt(value: Record<string, unknown>): boolean {
   return typeof value.signature === 'string';
-}
-
-export function signalNumber(name: string): number | null {
-  return (osConstants.signals as Record<string, number | undefined>)[name] ?? null;
 }

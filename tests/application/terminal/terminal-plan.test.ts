@@ -37,6 +37,13 @@ describe('terminal_plan', () => {
       },
       limits: { timeout_seconds: 10, max_output_bytes: 1_048_576, max_processes_per_session: 1 },
       preview: {
+        // The fixture's confinement (tests/support/sandbox.ts), reported as the server reports its own.
+        confinement: {
+          sandbox: 'bubblewrap',
+          writable_roots: [fixture.root, '/tmp'],
+          network: 'off',
+          limits: { memory_bytes: 2 * 1024 ** 3, processes: 1024, file_size_bytes: 256 * 1024 ** 2, cpu_seconds: 120 },
+        },
         executable: 'echo',
         files_potentially_touched: [],
         network_requested: false,

@@ -1,3 +1,4 @@
+import { isAtOrBelow } from '../../../domain/workspace/path-containment.js';
 import { NETWORK_TOOLS, READ_ONLY_COMMANDS, WRITE_COMMANDS } from '../command-catalog.js';
 import type { Word } from '../shell-ast.js';
 import { splitArguments } from './arguments.js';
@@ -147,7 +148,7 @@ export function findServerFile(command: CommandShape, context: JudgeContext): st
     const candidates = [word.value, word.value.slice(word.value.indexOf('=') + 1)].filter((value) => value !== '');
     for (const candidate of candidates) {
       const absolute = context.inspector.resolve(context.cwd, candidate).absolute;
-      if (files.some((file) => absolute === file || absolute.startsWith(`${file}/`))) return word.value;
+      if (files.some((file) => isAtOrBelow(file, absolute))) return word.value;
     }
   }
   return null;

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Router } from 'express';
-import type { Container } from 'inversify';
 import type { CommandPlanner } from '../application/chat/command-planner.js';
 import { MAX_CHAT_MESSAGE_CHARS } from '../application/chat/chat-request.js';
 import { PlanningChat } from '../application/chat/planning-chat.js';
@@ -22,18 +21,11 @@ import type { WebSessions } from '../adapters/web/web-ports.js';
 import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
 import type { Config } from './config.js';
-import { TYPES } from './types.js';
 
 /** The npm package whose `static/` folder holds the UI. */
 const PACKAGE_NAME = 'term-mcp';
 /** Seed §7: a `ping` at least every 15 s keeps proxies from closing an idle stream. */
-const DEFAULT_HEARTBEAT_MS = 15_000;
-
-export interface WebMountOptions {
-  readonly heartbeatMs?: number;
-  /** Where `index.html`, `app.js` and `app.css` are; found next to the package's `package.json` when omitted. */
-  readonly staticDir?: string;
-}
+const HEARTBEAT_MS = 15_000;
 
 /** The two hooks of the HTTP app (`createMcpHttpApp`) that carry the web layer. */
 export interface WebMounts {
@@ -43,15 +35,21 @@ export interface WebMounts {
   mountPublic(router: Router): void;
 }
 
-/** Builds the web layer from the container: legacy web API, planning chat, operator approvals and the browser UI. */
-export function mountWeb(container: Container, config: Config, options: WebMountOptions = {}): WebMounts {
-  const logger = container.get<Logger>(TYPES.Logger);
-  const registry = container.get<SessionRegistry>(TYPES.SessionRegistry);
-  const terminalSessions = container.get<TerminalSessions>(TYPES.TerminalSessions);
-  const workspace = container.get<WorkspaceFS>(TYPES.WorkspaceFS);
-  const settings = container.get<TerminalSettings>(TYPES.TerminalSettings);
-  const approvals = container.get<ApprovalService>(TYPES.ApprovalService);
-  const planner = commandPlanner(container.get<PlanService>(TYPES.PlanService));
+/** What the web layer is built from (`TYPES.WebMounts` in `modules/web-module.ts` declares these). */
+export interface WebDependencies {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly registry: SessionRegistry;
+  readonly terminalSessions: TerminalSessions;
+  readonly workspace: WorkspaceFS;
+  readonly settings: TerminalSettings;
+  readonly approvals: ApprovalService;
+  readonly plans: PlanService;
+}
+
+/** The web layer: legacy web API, planning chat, operator approvals and the browser UI. */
+export function mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans }: WebDependencies): WebMounts {
+  const planner = commandPlanner(plans);
 
   const sessions: WebSessions = {
     create: (principal) => terminalSessions.open(workspace.root, principal).session.id,
@@ -73,7 +71,7 @@ export function mountWeb(container: Container, config: Config, options: WebMount
     sessions: { create: () => sessions.create(undefined), exists: (sessionId) => registry.find(sessionId) !== undefined },
   });
   const deprecation: DeprecationNotice = { sunset: config.sunset, link: config.deprecationLink };
-  const staticDir = options.staticDir ?? locateStaticDir([process.argv[1], process.cwd()], PACKAGE_NAME);
+  const staticDir = locateStaticDir([process.argv[1], process.cwd()], PACKAGE_NAME);
   if (staticDir === undefined) logger.warn('web UI files not found; GET / is not served', { package: PACKAGE_NAME });
   const vendorFiles = staticDir === undefined ? undefined : locateVendorFiles(path.dirname(staticDir));
   if (staticDir !== undefined && vendorFiles === undefined) logger.warn('@xterm/xterm not found; the UI shows output as plain text');
@@ -85,7 +83,7 @@ export function mountWeb(container: Container, config: Config, options: WebMount
           sessions,
           chat,
           deprecation,
-          heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+          heartbeatMs: HEARTBEAT_MS,
           maxRequestBytes: config.maxRequestBytes,
         }),
       );

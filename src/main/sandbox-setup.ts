@@ -8,6 +8,7 @@ import { UnconfinedLaunch } from '../adapters/sandbox/unconfined-launch.js';
 import { locateStaticDir } from '../adapters/web/static-dir.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import { NetworkAllowlist } from '../domain/execution/network-allowlist.js';
+import { isAtOrBelow } from '../domain/workspace/path-containment.js';
 import type { Config } from './config.js';
 
 /** setrlimit from inside the sandbox (util-linux, next to bwrap on every Linux that has it). */
@@ -59,8 +60,7 @@ export function hiddenPaths(config: Config): { hidden: string[]; notHidden: stri
     ...(config.auditLog === undefined ? [] : [path.resolve(config.auditLog)]),
     ...(installation === undefined ? [] : [installation]),
   ];
-  const holdsWorkspace = (candidate: string): boolean =>
-    config.workspaceRoot === candidate || config.workspaceRoot.startsWith(`${candidate}/`);
+  const holdsWorkspace = (candidate: string): boolean => isAtOrBelow(candidate, config.workspaceRoot);
   return { hidden: candidates.filter((c) => !holdsWorkspace(c)), notHidden: candidates.filter(holdsWorkspace) };
 }
 
@@ -82,34 +82,36 @@ export function sandboxProfile(config: Config, policy: PolicySettings, network: 
   };
 }
 
-/** The confinement, and the filtering proxy it relies on when ALLOW_NETWORK is on (closed at shutdown). */
-export interface BuiltConfinement {
-  readonly confinement: CommandConfinement;
-  readonly proxy?: FilteringProxy;
-}
-
 /**
- * TERM_MCP_SANDBOX=off is the only way to run commands unconfined; otherwise bubblewrap or nothing (fail closed).
- * With ALLOW_NETWORK the filtering proxy starts here, at start-up; if it cannot, the confinement reports itself
- * unavailable and every command is refused with sandbox_unavailable (never run with the host network, nor silently
- * without any).
+ * With ALLOW_NETWORK and the sandbox on: the filtering proxy commands reach the network through, listening from
+ * start-up. If it cannot listen, `proxy.readiness()` says why and the confinement refuses every command with
+ * sandbox_unavailable (never the host network, nor silently none). Undefined when commands get no network.
  */
-export function buildConfinement(config: Config, policy: PolicySettings, onDecision?: (decision: ProxyDecision) => void): BuiltConfinement {
-  if (!config.sandboxEnabled) return { confinement: new UnconfinedLaunch() };
-  if (!policy.allowNetwork) return { confinement: new BubblewrapConfinement(sandboxProfile(config, policy)) };
+export function startFilteringProxy(config: Config, policy: PolicySettings, onDecision?: (decision: ProxyDecision) => void): FilteringProxy | undefined {
+  if (!config.sandboxEnabled || !policy.allowNetwork) return undefined;
   const proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(config.allowedDomains), onDecision });
   try {
     proxy.listen();
   } catch {
     // proxy.readiness() now says why; the confinement refuses every command with it.
   }
+  return proxy;
+}
+
+/**
+ * TERM_MCP_SANDBOX=off is the only way to run commands unconfined; otherwise bubblewrap or nothing (fail closed),
+ * with the network off, or filtered through `proxy` when there is one.
+ */
+export function buildConfinement(config: Config, policy: PolicySettings, proxy?: FilteringProxy): CommandConfinement {
+  if (!config.sandboxEnabled) return new UnconfinedLaunch();
+  if (proxy === undefined) return new BubblewrapConfinement(sandboxProfile(config, policy));
   const network: FilteredNetwork = {
     socatPath: config.socatPath,
     proxySocketPath: proxy.socketPath ?? '/nonexistent/term-mcp-proxy.sock',
     allowedDomains: config.allowedDomains,
     proxyReadiness: () => proxy.readiness(),
   };
-  return { confinement: new BubblewrapConfinement(sandboxProfile(config, policy, network)), proxy };
+  return new BubblewrapConfinement(sandboxProfile(config, policy, network));
 }
 
 /** Whether util-linux's prlimit is where the profile expects it (doctor). */

@@ -1,5 +1,4 @@
 import type { Router } from 'express';
-import type { Container } from 'inversify';
 import { DEMO_SCENARIOS } from '../application/demo/demo-scenarios.js';
 import type { ServerInfo } from '../application/mcp/server-identity.js';
 import type { PolicySettings } from '../application/policy/policy-settings.js';
@@ -13,7 +12,6 @@ import type { ReceiptSigner } from '../domain/terminal/receipt-signer.js';
 import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../domain/protocol/versions.js';
 import type { Config } from './config.js';
 import { confinementInfo } from './confinement-info.js';
-import { TYPES } from './types.js';
 
 /** The seed UI imports receipts of up to 2 MB; 2 MiB leaves room for the `{"receipt": ...}` wrapper. */
 export const RECEIPT_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -28,9 +26,9 @@ export interface ReceiptHttpMounts {
 }
 
 /** The seed's receipt toolchain and info routes over HTTP, with the server's own receipt key. */
-export function mountReceiptHttp(container: Container, config: Config): ReceiptHttpMounts {
-  const receipts = new ReceiptInspection(container.get<ReceiptSigner>(TYPES.ReceiptSigner));
-  const info = mcpInfo(config, container.get<PolicySettings>(TYPES.PolicySettings), container.get<ServerInfo>(TYPES.ServerInfo), container.get<CommandConfinement>(TYPES.CommandConfinement));
+export function mountReceiptHttp(config: Config, signer: ReceiptSigner, policy: PolicySettings, server: ServerInfo, confinement: CommandConfinement): ReceiptHttpMounts {
+  const receipts = new ReceiptInspection(signer);
+  const info = mcpInfo(config, policy, server, confinement);
   const schema = { file: RECEIPT_SCHEMA_FILE, body: receiptJsonSchema() };
   return {
     mountProtected(router) {

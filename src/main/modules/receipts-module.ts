@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { constants as osConstants } from 'node:os';
+import path from 'node:path';
+import { ContainerModule } from 'inversify';
+import type { Logger } from '../../application/logging/logger.js';
+import { ReceiptRecorder } from '../../application/terminal/receipt-recorder.js';
+import { SecretRedactor } from '../../application/terminal/secret-redactor.js';
+import { HmacReceiptSigner } from '../../adapters/receipts/hmac-receipt-signer.js';
+import { JsonlReceiptAuditLog } from '../../adapters/receipts/jsonl-receipt-audit-log.js';
+import type { ReceiptAuditLog } from '../../domain/terminal/receipt-audit-log.js';
+import type { ReceiptSigner } from '../../domain/terminal/receipt-signer.js';
+import type { Config } from '../config.js';
+import { TYPES, type IdGenerator } from '../types.js';
+
+/** Signed receipts: the signer, the optional audit trail (AUDIT_LOG), the redaction of the server's own secrets. */
+export const receiptsModule = new ContainerModule(({ bind }) => {
+  bind<SecretRedactor>(TYPES.SecretRedactor).toResolvedValue(
+    (config: Config) => new SecretRedactor([config.token, config.operatorToken, config.receiptKey, config.jwtSecret, config.deepseekApiKey]),
+    [TYPES.Config],
+  );
+  // Without a configured key receipts are signed with a random per-process key: verifiable only by this process.
+  bind<ReceiptSigner>(TYPES.ReceiptSigner).toResolvedValue((config: Config) => new HmacReceiptSigner(config.receiptKey ?? randomBytes(32)), [TYPES.Config]);
+  bind<ReceiptAuditLog | undefined>(TYPES.ReceiptAuditLog).toResolvedValue(
+    (config: Config) => (config.auditLog === undefined ? undefined : new JsonlReceiptAuditLog(path.resolve(config.auditLog))),
+    [TYPES.Config],
+  );
+  bind<ReceiptRecorder>(TYPES.ReceiptRecorder).toResolvedValue(
+    (signer: ReceiptSigner, redactor: SecretRedactor, auditLog: ReceiptAuditLog | undefined, logger: Logger, newReceiptId: IdGenerator) =>
+      new ReceiptRecorder({ signer, redactor, auditLog, logger, signalNumber, newReceiptId }),
+    [TYPES.ReceiptSigner, TYPES.SecretRedactor, { serviceIdentifier: TYPES.ReceiptAuditLog, optional: true }, TYPES.Logger, TYPES.NewId],
+  );
+});
+
+/** Number of a signal name on this platform (`SIGTERM` -> 15), null when unknown. */
+export function signalNumber(name: string): number | null {
+  return (osConstants.signals as Record<string, number | undefined>)[name] ?? null;
+}

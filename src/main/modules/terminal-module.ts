@@ -1,0 +1,130 @@
+import { ContainerModule } from 'inversify';
+import type { PolicySettings } from '../../application/policy/policy-settings.js';
+import { SessionRegistry } from '../../application/sessions/session-registry.js';
+import { ApprovalService } from '../../application/terminal/approval-service.js';
+import { CommandInput } from '../../application/terminal/command-input.js';
+import { CommandLocator } from '../../application/terminal/command-locator.js';
+import { CommandReader } from '../../application/terminal/command-reader.js';
+import { CommandSignals } from '../../application/terminal/command-signals.js';
+import { ExecutionService } from '../../application/terminal/execution-service.js';
+import { PlanService } from '../../application/terminal/plan-service.js';
+import type { ReceiptRecorder } from '../../application/terminal/receipt-recorder.js';
+import type { SecretRedactor } from '../../application/terminal/secret-redactor.js';
+import { SessionLedgers } from '../../application/terminal/session-ledger.js';
+import { SessionOverview } from '../../application/terminal/session-overview.js';
+import { TerminalSessions } from '../../application/terminal/terminal-sessions.js';
+import type { TerminalSettings } from '../../application/terminal/terminal-settings.js';
+import type { TerminalToolkit } from '../../application/terminal/terminal-toolkit.js';
+import { terminalTools } from '../../application/terminal/terminal-tools.js';
+import type { ToolDefinition } from '../../application/tools/tool-definition.js';
+import { ChildProcessSessionFactory } from '../../adapters/process/child-process-session-factory.js';
+import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
+import type { ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
+import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
+import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
+import type { Config } from '../config.js';
+import type { Clock } from '../../application/terminal/clock.js';
+import { TYPES, type IdGenerator, type ServerEnvironment } from '../types.js';
+import { signalNumber } from './receipts-module.js';
+
+/**
+ * The terminal: execution sessions (child processes, through the confinement), the session registry and ledgers,
+ * the use cases (plan, approve, execute, signal, read, write, list) and the terminal tools built from them.
+ * `shutdownTerminal` closes every session through the registry.
+ */
+export const terminalModule = new ContainerModule(({ bind }) => {
+  bind<TerminalSettings>(TYPES.TerminalSettings).toResolvedValue(
+    (config: Config, policy: PolicySettings, confinement: CommandConfinement) =>
+      Object.freeze({
+        mode: policy.mode,
+        approvalChannel: config.approvalChannel,
+        defaultTimeoutSeconds: config.commandTimeoutSeconds,
+        maxTimeoutSeconds: config.maxCommandTimeoutSeconds,
+        maxOutputBytes: config.maxOutputBytes,
+        maxProcessesPerSession: config.maxProcessesPerSession,
+        approvalTtlSeconds: config.approvalTtlSeconds,
+        // Reported in plans and receipts: whatever confinement is bound, a rebound one included, speaks for itself.
+        confinement: confinement.summary(),
+      }),
+    [TYPES.Config, TYPES.PolicySettings, TYPES.CommandConfinement],
+  );
+  bind<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory).toResolvedValue(
+    (config: Config, confinement: CommandConfinement, serverEnv: ServerEnvironment) =>
+      new ChildProcessSessionFactory({ maxProcessesPerSession: config.maxProcessesPerSession, confinement, serverEnv }),
+    [TYPES.Config, TYPES.CommandConfinement, TYPES.ServerEnvironment],
+  );
+  bind<SessionRegistry>(TYPES.SessionRegistry).toResolvedValue(
+    (config: Config, factory: ExecutionSessionFactory, newId: IdGenerator) => {
+      const registry = new SessionRegistry({
+        factory,
+        maxSessions: config.maxSessions,
+        maxSessionsPerOwner: config.maxSessionsPerPrincipal,
+        idleTimeoutMs: config.sessionTimeoutSeconds * 1000,
+        newId,
+      });
+      // Idle sessions also expire while nobody calls (the registry sweeps lazily on use too); the timer is unref'd.
+      registry.startSweeper(Math.min(60_000, (config.sessionTimeoutSeconds * 1000) / 4));
+      return registry;
+    },
+    [TYPES.Config, TYPES.ExecutionSessionFactory, TYPES.NewId],
+  );
+  // Ended one-shot sessions stay readable as long as an idle session would have lived.
+  bind<SessionLedgers>(TYPES.SessionLedgers).toResolvedValue(
+    (config: Config) => new SessionLedgers({ retentionMs: config.sessionTimeoutSeconds * 1000 }),
+    [TYPES.Config],
+  );
+  bind<TerminalSessions>(TYPES.TerminalSessions).toResolvedValue(
+    (registry: SessionRegistry, ledgers: SessionLedgers) => new TerminalSessions(registry, ledgers),
+    [TYPES.SessionRegistry, TYPES.SessionLedgers],
+  );
+  bind<ApprovalService>(TYPES.ApprovalService).toResolvedValue(
+    (sessions: TerminalSessions, settings: TerminalSettings, now: Clock, newApprovalId: IdGenerator) =>
+      new ApprovalService({ sessions, channel: settings.approvalChannel, ttlSeconds: settings.approvalTtlSeconds, now, newApprovalId }),
+    [TYPES.TerminalSessions, TYPES.TerminalSettings, TYPES.Clock, TYPES.NewApprovalId],
+  );
+  bind<PlanService>(TYPES.PlanService).toResolvedValue(
+    (sessions: TerminalSessions, policy: PolicyEngine, workspace: WorkspaceFS, approvals: ApprovalService, settings: TerminalSettings, now: Clock, newPlanId: IdGenerator) =>
+      new PlanService({ sessions, policy, workspace, approvals, settings, now, newPlanId }),
+    [TYPES.TerminalSessions, TYPES.PolicyEngine, TYPES.WorkspaceFS, TYPES.ApprovalService, TYPES.TerminalSettings, TYPES.Clock, TYPES.NewId],
+  );
+  bind<ExecutionService>(TYPES.ExecutionService).toResolvedValue(
+    (sessions: TerminalSessions, policy: PolicyEngine, workspace: WorkspaceFS, plans: PlanService, approvals: ApprovalService, recorder: ReceiptRecorder) =>
+      new ExecutionService({ sessions, policy, workspace, plans, approvals, recorder }),
+    [TYPES.TerminalSessions, TYPES.PolicyEngine, TYPES.WorkspaceFS, TYPES.PlanService, TYPES.ApprovalService, TYPES.ReceiptRecorder],
+  );
+  bind<SessionOverview>(TYPES.SessionOverview).toResolvedValue(
+    (registry: SessionRegistry, ledgers: SessionLedgers, redactor: SecretRedactor, config: Config) =>
+      new SessionOverview({ registry, ledgers, redactor, pageSize: config.pageSize }),
+    [TYPES.SessionRegistry, TYPES.SessionLedgers, TYPES.SecretRedactor, TYPES.Config],
+  );
+  bind<CommandLocator>(TYPES.CommandLocator).toResolvedValue((sessions: TerminalSessions) => new CommandLocator(sessions), [TYPES.TerminalSessions]);
+  bind<CommandSignals>(TYPES.CommandSignals).toResolvedValue((locator: CommandLocator) => new CommandSignals(locator), [TYPES.CommandLocator]);
+  bind<CommandReader>(TYPES.CommandReader).toResolvedValue(
+    (locator: CommandLocator, redactor: SecretRedactor) => new CommandReader(locator, redactor),
+    [TYPES.CommandLocator, TYPES.SecretRedactor],
+  );
+  bind<CommandInput>(TYPES.CommandInput).toResolvedValue((locator: CommandLocator) => new CommandInput(locator), [TYPES.CommandLocator]);
+  bind<TerminalToolkit>(TYPES.TerminalToolkit).toResolvedValue(
+    (
+      settings: TerminalSettings,
+      plans: PlanService,
+      approvals: ApprovalService,
+      execution: ExecutionService,
+      signals: CommandSignals,
+      reader: CommandReader,
+      stdin: CommandInput,
+      sessions: SessionOverview,
+    ) => ({ settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber }),
+    [
+      TYPES.TerminalSettings,
+      TYPES.PlanService,
+      TYPES.ApprovalService,
+      TYPES.ExecutionService,
+      TYPES.CommandSignals,
+      TYPES.CommandReader,
+      TYPES.CommandInput,
+      TYPES.SessionOverview,
+    ],
+  );
+  bind<ToolDefinition[]>(TYPES.Tools).toResolvedValue((kit: TerminalToolkit) => terminalTools(kit), [TYPES.TerminalToolkit]);
+});

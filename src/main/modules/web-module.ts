@@ -1,0 +1,37 @@
+import { ContainerModule } from 'inversify';
+import type { Logger } from '../../application/logging/logger.js';
+import type { SessionRegistry } from '../../application/sessions/session-registry.js';
+import type { ApprovalService } from '../../application/terminal/approval-service.js';
+import type { PlanService } from '../../application/terminal/plan-service.js';
+import type { TerminalSessions } from '../../application/terminal/terminal-sessions.js';
+import type { TerminalSettings } from '../../application/terminal/terminal-settings.js';
+import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
+import type { Config } from '../config.js';
+import { TYPES } from '../types.js';
+import { mountWeb, type WebMounts } from '../web-mounts.js';
+
+/** HTTP only: the deprecated web API, the planning chat, the operator route and the browser UI, over the terminal. */
+export const webModule = new ContainerModule(({ bind }) => {
+  bind<WebMounts>(TYPES.WebMounts).toResolvedValue(
+    (
+      config: Config,
+      logger: Logger,
+      registry: SessionRegistry,
+      terminalSessions: TerminalSessions,
+      workspace: WorkspaceFS,
+      settings: TerminalSettings,
+      approvals: ApprovalService,
+      plans: PlanService,
+    ) => mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans }),
+    [
+      TYPES.Config,
+      TYPES.Logger,
+      TYPES.SessionRegistry,
+      TYPES.TerminalSessions,
+      TYPES.WorkspaceFS,
+      TYPES.TerminalSettings,
+      TYPES.ApprovalService,
+      TYPES.PlanService,
+    ],
+  );
+});
