@@ -1,5 +1,5 @@
 // Bundles the CLI after tsc: dist/main/cli.js (tsc's one-line entry) becomes the bundle's entry, with its chunks in
-// dist/main/cli-chunks/. `term-mcp` then starts by reading a handful of files instead of resolving ~700 modules
+// dist/main/cli-chunks/. `term-mcp` then starts by reading a handful of files instead of resolving ~460 modules
 // (issue 15: module loading was a third of the cold start), at the path every client configuration already names.
 // The `import()`s that keep HTTP, the web UI and the chat off the STDIO path become their own chunks, still loaded
 // only when used. The library (dist/index.js and the rest of dist/) stays tsc's output: a host app resolves its own
