@@ -51,6 +51,13 @@ const result = await build({
   // Optional in ws/express-era packages, never installed here; a require of them stays a runtime lookup.
   external: ['bufferutil', 'utf-8-validate'],
   legalComments: 'linked',
+  // Whitespace and syntax only: V8 keeps each loaded chunk's source in memory (2–3 MiB less idle RSS, measured), while
+  // names stay as written, so stack traces and error names read as in the sources; the source maps lead back to src/
+  // (node --enable-source-maps).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
   plugins: [englishOnlyZodLocales],
   metafile: true,
   logLevel: 'warning',
