@@ -39,8 +39,7 @@ export async function runCli(argv: readonly string[], environment: CliEnvironmen
   }
 }
 
-/** The command a command line names (the default one when it starts with a flag or is empty) and its arguments. */
-export function splitCommand(argv: readonly string[]): { name: string; rest: readonly string[] } {
+function splitCommand(argv: readonly string[]): { name: string; rest: readonly string[] } {
   const [first, ...rest] = argv;
   if (first === undefined) return { name: DEFAULT_COMMAND, rest: [] };
   const alias = ALIASES[first];
