@@ -41,6 +41,8 @@ export const PEERS = {
 export const PEERS_DEFAULTS = { rounds: 5, echoRuns: 40, warmupRuns: 5, outputBytes: 50 * 1024 * 1024 };
 const LEGACY_VERSION = '2025-06-18';
 const CALL_TIMEOUT_MS = 120_000;
+/** When idle RSS is read, after the first answer: past V8's first idle-time memory-reducer check (~8 s). */
+const SETTLE_MS = 12_000;
 
 /** Installs both peers (no install scripts, nothing saved) under `dir`; reuses an existing install. */
 export function installPeers(dir) {
@@ -205,7 +207,11 @@ async function measureServer(target, { echoRuns, warmupRuns, outputBytes }, work
   try {
     await rpc.handshake();
     const coldStartMs = hrtimeMs(started);
+    // Two readings: 1 s after the answer (start-up's young generation still grown), and once V8's idle-time memory
+    // reducer has run (its first check comes ~8 s after allocation stops), which is what an idle server holds.
     await sleep(1000);
+    const startRss = rssOf(child.pid);
+    await sleep(SETTLE_MS - 1000);
     const idleRss = rssOf(child.pid);
 
     const echo = [];
@@ -236,7 +242,7 @@ async function measureServer(target, { echoRuns, warmupRuns, outputBytes }, work
     const peak = stopSampling();
     output.rssGrowth = peak - before;
     output.bytes = outputBytes;
-    return { coldStartMs, bareNodeMs, idleRss, echo, bare, output };
+    return { coldStartMs, bareNodeMs, startRss, idleRss, echo, bare, output };
   } finally {
     child.stdin.end();
     const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
@@ -307,6 +313,7 @@ export function peersFigures(run) {
       coldStartMs: spreadOf(perRound(run, name, (r) => r.coldStartMs)),
       coldStartRatio: spreadOf(perRound(run, name, (r) => r.coldStartMs / r.bareNodeMs)),
       bareNodeMs: spreadOf(perRound(run, name, (r) => r.bareNodeMs)),
+      startRss: spreadOf(perRound(run, name, (r) => mib(r.startRss))),
       idleRss: spreadOf(perRound(run, name, (r) => mib(r.idleRss))),
     };
   }
@@ -382,7 +389,8 @@ export function peersMarkdown(run) {
     row('50 MB of output: time; server RSS growth', outputCell),
     row('cold start to the first tools/list answer', (f) => `${range(f.coldStartMs, 0, ' ms')} = ${range(f.coldStartRatio)}x \`node -e ''\``),
     row('`node -e \'\'` just before (the cold start reference)', (f) => range(f.bareNodeMs, 0, ' ms')),
-    row('idle RSS', (f) => range(f.idleRss, 1, ' MiB')),
+    row('RSS 1 s after the first answer', (f) => range(f.startRss, 1, ' MiB')),
+    row(`idle RSS (${SETTLE_MS / 1000} s after the first answer)`, (f) => range(f.idleRss, 1, ' MiB')),
   ];
   const load = run.rounds.map((round) => fixed(round.loadAverage, 2)).join(' / ');
   return [
