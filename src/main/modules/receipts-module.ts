@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import type { Logger } from '../../application/logging/logger.js';
@@ -10,6 +9,7 @@ import { JsonlReceiptAuditLog } from '../../adapters/receipts/jsonl-receipt-audi
 import type { ReceiptAuditLog } from '../../domain/terminal/receipt-audit-log.js';
 import type { ReceiptSigner } from '../../domain/terminal/receipt-signer.js';
 import type { Config } from '../config.js';
+import { signalNumber } from '../signal-number.js';
 import { TYPES, type IdGenerator } from '../types.js';
 
 /** Signed receipts: the signer, the optional audit trail (AUDIT_LOG), the redaction of the server's own secrets. */
@@ -30,8 +30,3 @@ export const receiptsModule = new ContainerModule(({ bind }) => {
     [TYPES.ReceiptSigner, TYPES.SecretRedactor, { serviceIdentifier: TYPES.ReceiptAuditLog, optional: true }, TYPES.Logger, TYPES.NewId],
   );
 });
-
-/** Number of a signal name on this platform (`SIGTERM` -> 15), null when unknown. */
-export function signalNumber(name: string): number | null {
-  return (osConstants.signals as Record<string, number | undefined>)[name] ?? null;
-}

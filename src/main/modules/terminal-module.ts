@@ -24,8 +24,8 @@ import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../../application/terminal/clock.js';
+import { signalNumber } from '../signal-number.js';
 import { TYPES, type IdGenerator, type ServerEnvironment } from '../types.js';
-import { signalNumber } from './receipts-module.js';
 
 /**
  * The terminal: execution sessions (child processes, through the confinement), the session registry and ledgers,
