@@ -13,11 +13,12 @@
 // --peers-dir reuses an install (default: a fresh temp dir, removed at the end); --cli runs another build of term-mcp
 // (default dist/main/cli.js, the bundled CLI that `npm run build` writes).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
   assertBuilt,
+  BENCH_DIR,
   CLI,
   fixed,
   hrtimeMs,
@@ -252,8 +253,34 @@ async function measureServer(target, { echoRuns, warmupRuns, outputBytes }, work
   }
 }
 
+/**
+ * The whole benchmark in a fresh `node bench/peers.mjs` child: the bare spawn of echo is this process's reference,
+ * and a fork costs more the larger the forking process, so a benchmark runner that has loaded autocannon and the
+ * other benchmarks would make every server look faster than a bare spawn.
+ */
 export async function runPeersBench(options = {}) {
   assertBuilt();
+  const scratch = makeTempDir('term-mcp-peers-run-');
+  try {
+    const json = path.join(scratch, 'run.json');
+    const args = [path.join(BENCH_DIR, 'peers.mjs'), '--json', json];
+    for (const [flag, key] of [['--rounds', 'rounds'], ['--echo-runs', 'echoRuns'], ['--peers-dir', 'peersDir'], ['--cli', 'cli']]) {
+      if (options[key] !== undefined) args.push(flag, String(options[key]));
+    }
+    // The whole environment: the peers' install runs npm, which needs the machine's registry and CA settings.
+    const child = startChild('node', args, { env: { ...process.env } });
+    child.stdout.resume();
+    child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+    const { code } = await child.exited;
+    if (code !== 0) throw new Error(`peers benchmark failed (${code}):\n${child.stderrText.slice(-2000)}`);
+    return JSON.parse(readFileSync(json, 'utf8'));
+  } finally {
+    removeDir(scratch);
+  }
+}
+
+/** The benchmark itself, in this process (the bare spawns of echo are made from here). */
+async function measurePeers(options = {}) {
   const settings = { ...PEERS_DEFAULTS, ...options };
   const ownPeersDir = settings.peersDir === undefined;
   const peersDir = settings.peersDir ?? makeTempDir('term-mcp-peers-');
@@ -421,7 +448,7 @@ function parseArgs(argv) {
 
 if (isMain(import.meta.url)) {
   const { json, ...options } = parseArgs(process.argv.slice(2));
-  const run = await runPeersBench(options);
+  const run = await measurePeers(options);
   if (json) writeFileSync(json, JSON.stringify(run, null, 2));
   process.stdout.write(`${peersMarkdown(run)}\n\n${table(['target', 'verdict', 'measured'], peersVerdicts(run))}\n`);
 }

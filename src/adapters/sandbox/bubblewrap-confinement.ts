@@ -29,7 +29,7 @@ const SOCAT_HINT = 'Install socat (Debian/Ubuntu: apt-get install socat), or tur
 /**
  * Launches every command inside its own bubblewrap sandbox, with the profile's argv built once (a bare bwrap launch
  * costs a few ms, where the library's per-command `wrapWithSandbox` costs ~15-25 ms to build plus a shell; see
- * docs/performance.md). Whether bwrap can start here is probed on the first command, and kept once it succeeds;
+ * docs/performance-notes.md). Whether bwrap can start here is probed on the first command, and kept once it succeeds;
  * while it cannot, every command is refused with `sandbox_unavailable` (fail closed).
  */
 export class BubblewrapConfinement implements CommandConfinement {

@@ -43,7 +43,7 @@ const CONTROL_OPENERS = new Set(['for', 'while', 'until', 'if']);
  * backtick bodies included. The default 1 000-character limit cannot reach either (a word or a command takes at
  * least two characters); a raised MAX_COMMAND_LENGTH can, and then the parser stops at the bound, so one
  * evaluation's work (and its event-loop pause) is bounded whatever the length. A long here-document or a long
- * quoted argument is one word and costs nothing here. docs/performance.md has the measured figures.
+ * quoted argument is one word and costs nothing here. docs/performance-notes.md has the measured figures.
  */
 export const MAX_WORDS_PER_LINE = 2_000;
 export const MAX_COMMANDS_PER_LINE = 1_000;
