@@ -80,7 +80,8 @@ const ABOUT = {
     'demand into a temp dir (`npm install --ignore-scripts --no-save`; they are not dependencies of this project), each ' +
     "runs with a temp HOME (DesktopCommander's config there: telemetry off, no onboarding) and `DO_NOT_TRACK=1`. One " +
     'client for all three: newline JSON-RPC with the 2025 `initialize` handshake. "Cold start" is from spawn to the ' +
-    'tools/list answer (initialize, initialized, tools/list); idle RSS is read 1 s after it. "met" needs the median to ' +
+    'tools/list answer (initialize, initialized, tools/list); RSS is read 1 s after it and again at 12 s (idle: past V8\'s first idle-time memory-reducer check), the verdict on the second; the benchmark runs in a child ' +
+    'of its own, whose bare spawns are the reference. "met" needs the median to ' +
     "clear the bound by more than the rounds' spread; \"ahead\" needs term-mcp ÷ peer below 1 by more than the spread.",
   stream:
     'One `term-mcp stdio` child per row. Each output stream is captured in one growable buffer up to MAX_OUTPUT_BYTES; ' +
