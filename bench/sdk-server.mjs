@@ -13,6 +13,7 @@
 import { createServer } from 'node:http';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { referenceGuard } from './reference-guard.mjs';
 import { closeTermMcp, registerTermMcpTools } from './sdk-tools.mjs';
 
 function buildServer() {
@@ -24,16 +25,9 @@ function serveHttp() {
   const port = Number(process.env.PORT ?? 0);
   const token = process.env.BENCH_TOKEN ?? '';
   const handler = toNodeHandler(createMcpHandler(buildServer));
-  const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const admitted = referenceGuard(port, token);
   const http = createServer((req, res) => {
-    if (!allowedHosts.has(req.headers.host ?? '')) {
-      res.writeHead(403, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden host"}}');
-      return;
-    }
-    if (token !== '' && req.headers.authorization !== `Bearer ${token}`) {
-      res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
-      return;
-    }
+    if (!admitted(req, res)) return;
     void handler(req, res);
   });
   http.listen(port, '127.0.0.1');

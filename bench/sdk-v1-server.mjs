@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { referenceGuard } from './reference-guard.mjs';
 import { closeTermMcp, registerTermMcpTools } from './sdk-tools.mjs';
 
 function buildServer() {
@@ -25,19 +26,12 @@ async function readJson(req) {
 
 const port = Number(process.env.PORT ?? 0);
 const token = process.env.BENCH_TOKEN ?? '';
-const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+const admitted = referenceGuard(port, token);
 /** Session id → its transport (README "With Session Management"). */
 const transports = new Map();
 
 const http = createServer(async (req, res) => {
-  if (!allowedHosts.has(req.headers.host ?? '')) {
-    res.writeHead(403, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden host"}}');
-    return;
-  }
-  if (token !== '' && req.headers.authorization !== `Bearer ${token}`) {
-    res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
-    return;
-  }
+  if (!admitted(req, res)) return;
   if (req.method !== 'POST') {
     res.writeHead(405).end();
     return;
