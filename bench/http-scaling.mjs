@@ -4,24 +4,14 @@
 // `terminal_plan {command:"pwd", session_id}` as in bench/http.mjs.
 //
 //   node bench/http-scaling.mjs [--duration 3] [--rounds 3]
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { load, prepareCall } from './http.mjs';
-import { writeToolCatalog } from './in-process.mjs';
-import { assertBuilt, fixed, isMain, makeTempDir, median, removeDir, startHttpTarget, stopChild, summarize, table } from './support.mjs';
+import { load, prepareCall, withHttpTargets } from './http.mjs';
+import { fixed, isMain, median, summarize, table } from './support.mjs';
 
 export const SCALING_DEFAULTS = { durationSeconds: 3, rounds: 3, warmupSeconds: 1, connections: [10, 100], targets: ['echo', 'term-mcp'] };
 
 export async function runHttpScalingBench(options = {}) {
-  assertBuilt();
   const settings = { ...SCALING_DEFAULTS, ...options };
-  const scratch = makeTempDir('term-mcp-bench-scaling-');
-  const targets = [];
-  try {
-    const workspace = path.join(scratch, 'workspace');
-    mkdirSync(workspace);
-    const catalogFile = await writeToolCatalog(path.join(scratch, 'catalog.json'), workspace);
-    for (const kind of settings.targets) targets.push(await startHttpTarget(kind, workspace, { CATALOG_FILE: catalogFile }));
+  return withHttpTargets(settings.targets, async (targets) => {
     const cases = [];
     for (const target of targets) {
       const call = await prepareCall(target);
@@ -46,10 +36,7 @@ export async function runHttpScalingBench(options = {}) {
       failed: rounds.reduce((sum, r) => sum + r.failed, 0),
     }));
     return { settings, results };
-  } finally {
-    await Promise.all(targets.map((target) => stopChild(target.child)));
-    removeDir(scratch);
-  }
+  });
 }
 
 /** p99 at the most connections ÷ p99 at the fewest, round by round: median and spread. */

@@ -131,16 +131,29 @@ async function checkAnswers(target, method, params) {
  * All targets run at once (idle while not measured) and are measured in turn, round after round, so a change in
  * the machine's load hits every target alike. Requests/s is the median of the rounds; latencies are pooled.
  */
-export async function runHttpBench(options = {}) {
+/**
+ * Starts each HTTP target of `kinds` on one temp workspace (the reference servers list term-mcp's own catalog, written
+ * there first), runs `measure(targets)`, then stops every target and removes the workspace, whatever happened.
+ */
+export async function withHttpTargets(kinds, measure) {
   assertBuilt();
-  const settings = { ...HTTP_DEFAULTS, ...options };
   const scratch = makeTempDir('term-mcp-bench-http-');
   const targets = [];
   try {
     const workspace = path.join(scratch, 'workspace');
     mkdirSync(workspace);
     const catalogFile = await writeToolCatalog(path.join(scratch, 'catalog.json'), workspace);
-    for (const kind of settings.targets ?? TARGETS) targets.push(await startTarget(kind, workspace, { CATALOG_FILE: catalogFile }));
+    for (const kind of kinds) targets.push(await startTarget(kind, workspace, { CATALOG_FILE: catalogFile }));
+    return await measure(targets);
+  } finally {
+    await Promise.all(targets.map((target) => stopChild(target.child)));
+    removeDir(scratch);
+  }
+}
+
+export async function runHttpBench(options = {}) {
+  const settings = { ...HTTP_DEFAULTS, ...options };
+  return withHttpTargets(settings.targets ?? TARGETS, async (targets) => {
     const cases = [];
     for (const target of targets) {
       const call = await prepareCall(target);
@@ -167,10 +180,7 @@ export async function runHttpBench(options = {}) {
       };
     });
     return { settings, results };
-  } finally {
-    await Promise.all(targets.map((target) => stopChild(target.child)));
-    removeDir(scratch);
-  }
+  });
 }
 
 export function httpMarkdown({ settings, results }) {
