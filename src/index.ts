@@ -4,6 +4,8 @@
  * See docs/embedding.md.
  */
 export { createTermMcp, type TermMcp, type TermMcpOptions } from './main/term-mcp.js';
+export type { TermMcpPorts } from './main/ports.js';
+export type { Token } from './main/token.js';
 export { startHttpServer, type HttpServerHandle, type StartHttpOptions } from './main/run-http.js';
 export { loadConfig, type Config, type ConfigFlags } from './main/config.js';
 export { buildContainer, type ContainerOverrides } from './main/container.js';
@@ -20,6 +22,10 @@ export type { CommandLaunch, CommandOutcome, CommandStatus, ExecutionEvent, Outp
 export type { WorkspaceFS, WorkspaceEntry, WorkspaceText } from './domain/workspace/workspace-fs.js';
 export type { ProtocolNegotiator, VersionClass } from './domain/protocol/protocol-negotiator.js';
 export type { Logger } from './application/logging/logger.js';
+export type { Clock } from './application/terminal/clock.js';
+export type { CommandConfinement, ConfinedLaunch, ConfinementSummary, ConfinementReadiness, LaunchRequest } from './domain/execution/command-confinement.js';
+export type { ReceiptSigner } from './domain/terminal/receipt-signer.js';
+export type { ReceiptAuditLog } from './domain/terminal/receipt-audit-log.js';
 
 // Protocol constants and errors
 export {

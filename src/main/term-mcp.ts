@@ -10,6 +10,7 @@ import { ConfigurationError } from '../domain/errors.js';
 import { loadConfig, type Config, type ConfigFlags } from './config.js';
 import { buildContainer, shutdownTerminal, type ContainerOverrides } from './container.js';
 import { buildHttpApp, type HttpAppHooks } from './http-app.js';
+import { bindPorts, type TermMcpPorts } from './ports.js';
 import { TYPES } from './types.js';
 
 export interface TermMcpOptions {
@@ -20,7 +21,12 @@ export interface TermMcpOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The CLI flags (`workspace`, `mode`, `approval`, `host`, `port`, `policy`); they win over `env`. */
   flags?: ConfigFlags;
-  /** Rebind ports before anything is resolved, e.g. `c => c.rebind(TYPES.PolicyEngine).toConstantValue(mine)`. */
+  /** The host's own ports (its `PolicyEngine`, `WorkspaceFS`, `Logger`, ...), each checked against its port type. */
+  ports?: TermMcpPorts;
+  /**
+   * Low-level escape hatch: rebinds anything in the container after the ports, e.g. in tests. Prefer `ports`: it is
+   * type-checked and its names are a stable API; the container's other identifiers are not.
+   */
   overrides?: ContainerOverrides;
 }
 
@@ -45,7 +51,10 @@ export interface TermMcp {
 
 export function createTermMcp(options: TermMcpOptions = {}): TermMcp {
   const config = loadConfig({ ...options.env }, options.flags);
-  const container = buildContainer(config, options.overrides);
+  const container = buildContainer(config, (built) => {
+    if (options.ports !== undefined) bindPorts(built, options.ports);
+    options.overrides?.(built);
+  });
   const dispatcher = container.get<McpDispatcher>(TYPES.Dispatcher);
   return {
     config,

@@ -1,56 +1,95 @@
+import type { Logger } from '../application/logging/logger.js';
+import type { PromptProvider, ResourceProvider } from '../application/mcp/capability-ports.js';
+import type { McpDispatcher } from '../application/mcp/dispatcher.js';
+import type { ServerInfo } from '../application/mcp/server-identity.js';
+import type { PolicySettings } from '../application/policy/policy-settings.js';
+import type { SessionRegistry } from '../application/sessions/session-registry.js';
+import type { ApprovalService } from '../application/terminal/approval-service.js';
+import type { Clock } from '../application/terminal/clock.js';
+import type { CommandInput } from '../application/terminal/command-input.js';
+import type { CommandLocator } from '../application/terminal/command-locator.js';
+import type { CommandReader } from '../application/terminal/command-reader.js';
+import type { CommandSignals } from '../application/terminal/command-signals.js';
+import type { ExecutionService } from '../application/terminal/execution-service.js';
+import type { PlanService } from '../application/terminal/plan-service.js';
+import type { ReceiptRecorder } from '../application/terminal/receipt-recorder.js';
+import type { SecretRedactor } from '../application/terminal/secret-redactor.js';
+import type { SessionLedgers } from '../application/terminal/session-ledger.js';
+import type { SessionOverview } from '../application/terminal/session-overview.js';
+import type { TerminalSessions } from '../application/terminal/terminal-sessions.js';
+import type { TerminalSettings } from '../application/terminal/terminal-settings.js';
+import type { TerminalToolkit } from '../application/terminal/terminal-toolkit.js';
+import type { ToolCatalog } from '../application/tools/tool-catalog.js';
+import type { ToolDefinition } from '../application/tools/tool-definition.js';
+import type { FilteringProxy } from '../adapters/sandbox/filtering-proxy.js';
+import type { CommandConfinement } from '../domain/execution/command-confinement.js';
+import type { ExecutionSessionFactory } from '../domain/execution/execution-session.js';
+import type { PathInspector } from '../domain/policy/path-inspector.js';
+import type { PolicyEngine } from '../domain/policy/policy-engine.js';
+import type { ProtocolNegotiator } from '../domain/protocol/protocol-negotiator.js';
+import type { ReceiptAuditLog } from '../domain/terminal/receipt-audit-log.js';
+import type { ReceiptSigner } from '../domain/terminal/receipt-signer.js';
+import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
+import type { Config } from './config.js';
+import type { ReceiptHttpMounts } from './receipt-http-mounts.js';
+import { token } from './token.js';
+import type { WebMounts } from './web-mounts.js';
+
 /**
- * Service identifiers of the composition root (inversify). A host app rebinds these to supply its own ports; the
- * modules in `src/main/modules/` bind every one of them (see docs/architecture.md#wiring).
+ * Service identifiers of the composition root (inversify), each typed with what it is bound to (`Token<T>`): a module
+ * whose factory takes its dependencies in another order than its token list does not compile. The modules in
+ * `src/main/modules/` bind every one of them (see docs/architecture.md#wiring); a host replaces ports through
+ * `createTermMcp({ ports })`.
  */
 export const TYPES = Object.freeze({
   /** The parsed configuration (`loadConfig`): the one input of every module, bound by whoever builds the container. */
-  Config: Symbol.for('term-mcp.Config'),
-  Logger: Symbol.for('term-mcp.Logger'),
+  Config: token<Config>('Config'),
+  Logger: token<Logger>('Logger'),
   /** `() => number`, milliseconds since the epoch: plan and approval times, approval expiry. */
-  Clock: Symbol.for('term-mcp.Clock'),
+  Clock: token<Clock>('Clock'),
   /** `() => string`, unguessable ids of sessions, plans and receipts. */
-  NewId: Symbol.for('term-mcp.NewId'),
+  NewId: token<IdGenerator>('NewId'),
   /** `() => string`, approval ids (the operator route acts on them, so they must not be guessable). */
-  NewApprovalId: Symbol.for('term-mcp.NewApprovalId'),
+  NewApprovalId: token<IdGenerator>('NewApprovalId'),
   /** The server's environment as read at start-up; commands inherit only its allowlisted variables. */
-  ServerEnvironment: Symbol.for('term-mcp.ServerEnvironment'),
-  ServerInfo: Symbol.for('term-mcp.ServerInfo'),
-  ProtocolNegotiator: Symbol.for('term-mcp.ProtocolNegotiator'),
-  PolicyEngine: Symbol.for('term-mcp.PolicyEngine'),
-  PathInspector: Symbol.for('term-mcp.PathInspector'),
-  WorkspaceFS: Symbol.for('term-mcp.WorkspaceFS'),
-  CommandConfinement: Symbol.for('term-mcp.CommandConfinement'),
+  ServerEnvironment: token<ServerEnvironment>('ServerEnvironment'),
+  ServerInfo: token<ServerInfo>('ServerInfo'),
+  ProtocolNegotiator: token<ProtocolNegotiator>('ProtocolNegotiator'),
+  PolicyEngine: token<PolicyEngine>('PolicyEngine'),
+  PathInspector: token<PathInspector>('PathInspector'),
+  WorkspaceFS: token<WorkspaceFS>('WorkspaceFS'),
+  CommandConfinement: token<CommandConfinement>('CommandConfinement'),
   /** The filtering proxy with ALLOW_NETWORK and the sandbox on; `undefined` otherwise. */
-  FilteringProxy: Symbol.for('term-mcp.FilteringProxy'),
-  ExecutionSessionFactory: Symbol.for('term-mcp.ExecutionSessionFactory'),
-  SessionRegistry: Symbol.for('term-mcp.SessionRegistry'),
-  Tools: Symbol.for('term-mcp.Tools'),
-  ToolCatalog: Symbol.for('term-mcp.ToolCatalog'),
-  ResourceProvider: Symbol.for('term-mcp.ResourceProvider'),
-  PromptProvider: Symbol.for('term-mcp.PromptProvider'),
-  Dispatcher: Symbol.for('term-mcp.Dispatcher'),
+  FilteringProxy: token<FilteringProxy | undefined>('FilteringProxy'),
+  ExecutionSessionFactory: token<ExecutionSessionFactory>('ExecutionSessionFactory'),
+  SessionRegistry: token<SessionRegistry>('SessionRegistry'),
+  Tools: token<ToolDefinition[]>('Tools'),
+  ToolCatalog: token<ToolCatalog>('ToolCatalog'),
+  ResourceProvider: token<ResourceProvider>('ResourceProvider'),
+  PromptProvider: token<PromptProvider>('PromptProvider'),
+  Dispatcher: token<McpDispatcher>('Dispatcher'),
   // Terminal application layer (src/main/modules/terminal-module.ts, receipts-module.ts)
-  PolicySettings: Symbol.for('term-mcp.PolicySettings'),
-  TerminalSettings: Symbol.for('term-mcp.TerminalSettings'),
-  SecretRedactor: Symbol.for('term-mcp.SecretRedactor'),
-  ReceiptSigner: Symbol.for('term-mcp.ReceiptSigner'),
+  PolicySettings: token<PolicySettings>('PolicySettings'),
+  TerminalSettings: token<TerminalSettings>('TerminalSettings'),
+  SecretRedactor: token<SecretRedactor>('SecretRedactor'),
+  ReceiptSigner: token<ReceiptSigner>('ReceiptSigner'),
   /** The JSONL audit trail with AUDIT_LOG; `undefined` otherwise. */
-  ReceiptAuditLog: Symbol.for('term-mcp.ReceiptAuditLog'),
-  ReceiptRecorder: Symbol.for('term-mcp.ReceiptRecorder'),
-  SessionLedgers: Symbol.for('term-mcp.SessionLedgers'),
-  ApprovalService: Symbol.for('term-mcp.ApprovalService'),
-  PlanService: Symbol.for('term-mcp.PlanService'),
-  ExecutionService: Symbol.for('term-mcp.ExecutionService'),
-  TerminalSessions: Symbol.for('term-mcp.TerminalSessions'),
-  SessionOverview: Symbol.for('term-mcp.SessionOverview'),
-  CommandLocator: Symbol.for('term-mcp.CommandLocator'),
-  CommandSignals: Symbol.for('term-mcp.CommandSignals'),
-  CommandReader: Symbol.for('term-mcp.CommandReader'),
-  CommandInput: Symbol.for('term-mcp.CommandInput'),
-  TerminalToolkit: Symbol.for('term-mcp.TerminalToolkit'),
+  ReceiptAuditLog: token<ReceiptAuditLog | undefined>('ReceiptAuditLog'),
+  ReceiptRecorder: token<ReceiptRecorder>('ReceiptRecorder'),
+  SessionLedgers: token<SessionLedgers>('SessionLedgers'),
+  ApprovalService: token<ApprovalService>('ApprovalService'),
+  PlanService: token<PlanService>('PlanService'),
+  ExecutionService: token<ExecutionService>('ExecutionService'),
+  TerminalSessions: token<TerminalSessions>('TerminalSessions'),
+  SessionOverview: token<SessionOverview>('SessionOverview'),
+  CommandLocator: token<CommandLocator>('CommandLocator'),
+  CommandSignals: token<CommandSignals>('CommandSignals'),
+  CommandReader: token<CommandReader>('CommandReader'),
+  CommandInput: token<CommandInput>('CommandInput'),
+  TerminalToolkit: token<TerminalToolkit>('TerminalToolkit'),
   // HTTP only (src/main/modules/web-module.ts, receipt-http-module.ts), loaded by the HTTP app on first use
-  WebMounts: Symbol.for('term-mcp.WebMounts'),
-  ReceiptHttpMounts: Symbol.for('term-mcp.ReceiptHttpMounts'),
+  WebMounts: token<WebMounts>('WebMounts'),
+  ReceiptHttpMounts: token<ReceiptHttpMounts>('ReceiptHttpMounts'),
 });
 
 /** A fresh identifier per call (`TYPES.NewId`, `TYPES.NewApprovalId`). */

@@ -66,6 +66,19 @@ describe('createTermMcp: embedding in another Node app', () => {
     expect(plan.policy.reasons).toEqual(['the host application denies every command']);
   });
 
+  test('uses the PolicyEngine a host passes as a typed port', async () => {
+    termMcp = createTermMcp({ env: { WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error' }, ports: { policyEngine: new DenyEverything() } });
+    const response = await termMcp.handle({
+      jsonrpc: '2.0',
+      id: 'plan',
+      method: 'tools/call',
+      params: { name: 'terminal_plan', arguments: { command: 'ls' }, _meta: MODERN_META },
+    });
+    const plan = (response as unknown as { result: { structuredContent: { status: string; policy: { reasons: string[] } } } }).result.structuredContent;
+    expect(plan.status).toBe('blocked');
+    expect(plan.policy.reasons).toEqual(['the host application denies every command']);
+  });
+
   test('mounts the HTTP app under a prefix of a host Express app, next to the host routes', async () => {
     termMcp = createTermMcp({ env: { WORKSPACE_ROOT: workspace.root, TERM_MCP_TOKEN: TOKEN, LOG_LEVEL: 'error' } });
     const host = express();

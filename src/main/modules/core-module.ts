@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ContainerModule } from 'inversify';
+import { typedModule } from '../typed-module.js';
 import type { Logger } from '../../application/logging/logger.js';
 import { StderrLogger } from '../../adapters/logging/stderr-logger.js';
 import type { Config } from '../config.js';
@@ -7,7 +7,7 @@ import type { Clock } from '../../application/terminal/clock.js';
 import { TYPES, type IdGenerator, type ServerEnvironment } from '../types.js';
 
 /** What every area uses: the logger, the clock, the id generators, and the environment as read at start-up. */
-export const coreModule = new ContainerModule(({ bind }) => {
+export const coreModule = typedModule(({ bind }) => {
   bind<Logger>(TYPES.Logger).toResolvedValue((config: Config) => new StderrLogger(config.logLevel), [TYPES.Config]);
   bind<Clock>(TYPES.Clock).toConstantValue(Date.now);
   bind<IdGenerator>(TYPES.NewId).toConstantValue(randomUUID);

@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { typedModule } from '../typed-module.js';
 import { DefaultPolicyEngine } from '../../application/policy/default-policy-engine.js';
 import type { PolicySettings } from '../../application/policy/policy-settings.js';
 import { NodePathInspector } from '../../adapters/policy/node-path-inspector.js';
@@ -13,7 +13,7 @@ import { TYPES } from '../types.js';
  * judges words with, and the engine. `buildContainer` resolves the settings at start-up, so a bad policy file stops
  * the server instead of the first tool call.
  */
-export const policyModule = new ContainerModule(({ bind }) => {
+export const policyModule = typedModule(({ bind }) => {
   bind<PolicySettings>(TYPES.PolicySettings).toResolvedValue(loadPolicySettings, [TYPES.Config]);
   bind<PathInspector>(TYPES.PathInspector).toResolvedValue((config: Config) => new NodePathInspector(config.workspaceRoot), [TYPES.Config]);
   bind<PolicyEngine>(TYPES.PolicyEngine).toResolvedValue(

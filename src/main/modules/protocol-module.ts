@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { typedModule } from '../typed-module.js';
 import type { Logger } from '../../application/logging/logger.js';
 import type { PromptProvider, ResourceProvider } from '../../application/mcp/capability-ports.js';
 import { McpDispatcher } from '../../application/mcp/dispatcher.js';
@@ -13,7 +13,7 @@ import { SERVER_INFO } from '../server-info.js';
 import { TYPES } from '../types.js';
 
 /** MCP itself: the server's identity, version negotiation, the tool catalog over `TYPES.Tools`, and the dispatcher. */
-export const protocolModule = new ContainerModule(({ bind }) => {
+export const protocolModule = typedModule(({ bind }) => {
   bind<ServerInfo>(TYPES.ServerInfo).toConstantValue(SERVER_INFO);
   bind<ProtocolNegotiator>(TYPES.ProtocolNegotiator).toResolvedValue(() => new VersionNegotiator());
   bind<ToolCatalog>(TYPES.ToolCatalog).toResolvedValue((tools: ToolDefinition[]) => new ToolCatalog(tools), [TYPES.Tools]);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ContainerModule } from 'inversify';
+import { typedModule } from '../typed-module.js';
 import type { Logger } from '../../application/logging/logger.js';
 import { ReceiptRecorder } from '../../application/terminal/receipt-recorder.js';
 import { SecretRedactor } from '../../application/terminal/secret-redactor.js';
@@ -13,7 +13,7 @@ import { signalNumber } from '../signal-number.js';
 import { TYPES, type IdGenerator } from '../types.js';
 
 /** Signed receipts: the signer, the optional audit trail (AUDIT_LOG), the redaction of the server's own secrets. */
-export const receiptsModule = new ContainerModule(({ bind }) => {
+export const receiptsModule = typedModule(({ bind }) => {
   bind<SecretRedactor>(TYPES.SecretRedactor).toResolvedValue(
     (config: Config) => new SecretRedactor([config.token, config.operatorToken, config.receiptKey, config.jwtSecret, config.deepseekApiKey]),
     [TYPES.Config],

@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { typedModule } from '../typed-module.js';
 import type { Logger } from '../../application/logging/logger.js';
 import type { PolicySettings } from '../../application/policy/policy-settings.js';
 import type { FilteringProxy } from '../../adapters/sandbox/filtering-proxy.js';
@@ -13,7 +13,7 @@ import { TYPES } from '../types.js';
  * so the proxy listens before the first command; `shutdownTerminal` unbinds the proxy, which closes it (only if it
  * was ever started).
  */
-export const sandboxModule = new ContainerModule(({ bind }) => {
+export const sandboxModule = typedModule(({ bind }) => {
   bind<FilteringProxy | undefined>(TYPES.FilteringProxy)
     .toResolvedValue(
       (config: Config, policy: PolicySettings, logger: Logger) =>

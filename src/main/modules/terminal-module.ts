@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { typedModule } from '../typed-module.js';
 import type { PolicySettings } from '../../application/policy/policy-settings.js';
 import { SessionRegistry } from '../../application/sessions/session-registry.js';
 import { ApprovalService } from '../../application/terminal/approval-service.js';
@@ -32,7 +32,7 @@ import { TYPES, type IdGenerator, type ServerEnvironment } from '../types.js';
  * the use cases (plan, approve, execute, signal, read, write, list) and the terminal tools built from them.
  * `shutdownTerminal` closes every session through the registry.
  */
-export const terminalModule = new ContainerModule(({ bind }) => {
+export const terminalModule = typedModule(({ bind }) => {
   bind<TerminalSettings>(TYPES.TerminalSettings).toResolvedValue(
     (config: Config, policy: PolicySettings, confinement: CommandConfinement) =>
       Object.freeze({

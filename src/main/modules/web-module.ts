@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { typedModule } from '../typed-module.js';
 import type { Logger } from '../../application/logging/logger.js';
 import type { SessionRegistry } from '../../application/sessions/session-registry.js';
 import type { ApprovalService } from '../../application/terminal/approval-service.js';
@@ -11,7 +11,7 @@ import { TYPES } from '../types.js';
 import { mountWeb, type WebMounts } from '../web-mounts.js';
 
 /** HTTP only: the deprecated web API, the planning chat, the operator route and the browser UI, over the terminal. */
-export const webModule = new ContainerModule(({ bind }) => {
+export const webModule = typedModule(({ bind }) => {
   bind<WebMounts>(TYPES.WebMounts).toResolvedValue(
     (
       config: Config,
