@@ -2,13 +2,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
   js.configs.recommended,
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   ...tseslint.configs.recommended,
   {
-    files: ['scripts/**/*.mjs'],
-    languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
+    // Node scripts and benchmarks: plain ES modules run by node.
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['process', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'URL', 'fetch', 'AbortController', 'AbortSignal', 'Buffer', 'performance', 'TextDecoder', 'TextEncoder', 'structuredClone', 'queueMicrotask'].map((name) => [name, 'readonly']),
+      ),
+    },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
   },
   {
     // The browser UI: plain ES modules run as they are (no build step), so only browser globals exist.
@@ -31,6 +38,17 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': ['error', { patterns: [] }],
+    },
+  },
+  {
+    // Type-aware rules: a promise nobody awaits or catches, a promise where a callback's return is ignored (an Express
+    // handler, an event listener), and a switch over a union that forgets a member are bugs tsc alone does not see.
+    files: ['src/**/*.ts', 'tests/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
     },
   },
   {

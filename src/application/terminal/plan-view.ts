@@ -68,7 +68,10 @@ function planNextStep(plan: TerminalPlan, channel: ApprovalChannel): string {
     case 'running':
     case 'paused':
       return 'Executing: poll terminal_read for its output; terminal_pause, terminal_resume and terminal_cancel control it.';
-    default:
+    case 'succeeded':
+    case 'failed':
+    case 'timed_out':
+    case 'cancelled':
       return 'Finished: terminal_receipt returns its signed receipt; terminal_retry plans the same command again.';
   }
 }

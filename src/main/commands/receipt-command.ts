@@ -46,8 +46,10 @@ export async function runReceiptCommand(argv: readonly string[], io: CommandIo):
       case 'help':
         io.stdout.write(RECEIPT_USAGE);
         return EXIT.ok;
+      case undefined:
+        throw new CommandUsageError('missing action');
       default:
-        throw new CommandUsageError(action === undefined ? 'missing action' : `unknown action: ${action}`);
+        throw new CommandUsageError(`unknown action: ${action}`);
     }
   } catch (error) {
     if (error instanceof CommandUsageError) {
