@@ -2,7 +2,7 @@ import type { ExecutionSession, RunningCommand } from '../../domain/execution/ex
 import { isLiveStatus } from '../../domain/execution/execution-types.js';
 import { CommandNotFound } from '../../domain/execution/execution-errors.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
-import { NoCommandYet, PlanNotStarted } from '../../domain/terminal/terminal-errors.js';
+import { NoCommand, PlanNotStarted } from '../../domain/terminal/terminal-errors.js';
 import type { SessionLedger } from './session-ledger.js';
 import type { TerminalSessions } from './terminal-sessions.js';
 
@@ -65,6 +65,6 @@ function select(session: ExecutionSession, ledger: SessionLedger, selector: Comm
     return command;
   }
   const latest = session.commands().at(-1);
-  if (!latest) throw new NoCommandYet(session.id);
+  if (!latest) throw new NoCommand(session.id);
   return latest;
 }

@@ -7,7 +7,7 @@ import {
   ApprovalRequired,
   PolicyChanged,
   PolicyDenied,
-  WorkingDirectoryChanged,
+  CwdChanged,
 } from '../../domain/terminal/terminal-errors.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import { within } from '../timing/within.js';
@@ -161,9 +161,9 @@ export class ExecutionService {
     try {
       cwd = await this.options.workspace.resolveDirectory(plan.cwd);
     } catch {
-      throw new WorkingDirectoryChanged(plan.id, plan.cwd);
+      throw new CwdChanged(plan.id, plan.cwd);
     }
-    if (cwd !== plan.cwd) throw new WorkingDirectoryChanged(plan.id, plan.cwd);
+    if (cwd !== plan.cwd) throw new CwdChanged(plan.id, plan.cwd);
     return cwd;
   }
 

@@ -1,7 +1,7 @@
 import type { ExecutionSession } from '../../domain/execution/execution-session.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
-import { PlanNotInSession } from '../../domain/terminal/terminal-errors.js';
+import { PlanNotFound } from '../../domain/terminal/terminal-errors.js';
 
 /** Bounds memory per session; the oldest idle plans and receipts are forgotten first. */
 const MAX_PLANS_PER_SESSION = 200;
@@ -23,7 +23,7 @@ export class SessionLedger {
 
   plan(planId: string): TerminalPlan {
     const plan = this.plansById.get(planId);
-    if (!plan) throw new PlanNotInSession(this.session.id, planId);
+    if (!plan) throw new PlanNotFound(this.session.id, planId);
     return plan;
   }
 

@@ -10,7 +10,7 @@ import type { PlanStatus } from './plan-types.js';
 const DENIED_NEXT_STEP = 'This command is denied by policy; do not retry variants of it. Ask the user.';
 
 /** Seed: "plan does not belong to this session" (also for a plan id that exists nowhere). */
-export class PlanNotInSession extends DomainError {
+export class PlanNotFound extends DomainError {
   readonly code = 'plan_not_found';
   constructor(sessionId: string, planId: string) {
     super('plan does not belong to this session', { sessionId, planId }, 'Use a plan_id returned by terminal_plan for this session_id.');
@@ -64,7 +64,7 @@ export class ApprovalRequired extends DomainError {
 }
 
 /** Seed: "running plans cannot be retried". */
-export class RunningPlanNotRetryable extends DomainError {
+export class PlanRunning extends DomainError {
   readonly code = 'plan_running';
   constructor(planId: string, status: PlanStatus) {
     super('running plans cannot be retried', { planId, status }, 'Wait for it to finish (terminal_read), or cancel it with terminal_cancel, then retry.');
@@ -84,7 +84,7 @@ export class PolicyChanged extends DomainError {
 }
 
 /** The plan's working directory no longer resolves to the directory that was planned (and approved). */
-export class WorkingDirectoryChanged extends DomainError {
+export class CwdChanged extends DomainError {
   readonly code = 'cwd_changed';
   constructor(planId: string, plannedCwd: string) {
     super(
@@ -131,7 +131,7 @@ export class ApprovalMismatch extends DomainError {
 }
 
 /** The session has not started any command yet, so there is nothing to read or control. */
-export class NoCommandYet extends DomainError {
+export class NoCommand extends DomainError {
   readonly code = 'no_command';
   constructor(sessionId: string) {
     super('this session has not run a command yet', { sessionId }, 'Execute a plan with terminal_execute first.');

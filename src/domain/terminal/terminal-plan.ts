@@ -2,7 +2,7 @@ import type { ConfinementSummary } from '../execution/command-confinement.js';
 import type { PolicyDecision, PolicyMode } from '../policy/policy-types.js';
 import type { ApprovalGrant } from './approval-types.js';
 import type { FinalPlanStatus, PlanLimits, PlanStatus } from './plan-types.js';
-import { ApprovalRequired, InvalidPlanTransition, PlanBlocked, RunningPlanNotRetryable } from './terminal-errors.js';
+import { ApprovalRequired, InvalidPlanTransition, PlanBlocked, PlanRunning } from './terminal-errors.js';
 
 /** What is fixed about a plan when it is planned: the command, where, the policy's decision and the bounds. */
 export interface PlanFacts {
@@ -131,6 +131,6 @@ export class TerminalPlan implements PlanFacts {
   }
 
   assertRetryable(): void {
-    if (this.isLive) throw new RunningPlanNotRetryable(this.id, this.currentStatus);
+    if (this.isLive) throw new PlanRunning(this.id, this.currentStatus);
   }
 }
