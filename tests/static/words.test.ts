@@ -1,4 +1,5 @@
-import { DOMAIN_ERRORS, domainErrorWire, type DomainErrorCode } from '../../src/domain/error-catalogue';
+import { webErrorOf } from '../../src/adapters/web/web-error-codes';
+import { DOMAIN_ERRORS, type DomainErrorCode } from '../../src/domain/error-catalogue';
 
 /** static/words.js is a browser module without type declarations; these are the parts under test. */
 interface WordsModule {
@@ -15,7 +16,7 @@ const UI_CODES = ['unreachable', 'unauthorized', 'rate_limited', 'too_large', 'n
 
 const codes = Object.keys(DOMAIN_ERRORS) as DomainErrorCode[];
 /** Every code the server can answer with: tool refusal / JSON-RPC data codes, and the web routes' `error` codes. */
-const serverCodes = new Set<string>([...codes, ...codes.map((code) => domainErrorWire(code).web.error)]);
+const serverCodes = new Set<string>([...codes, ...codes.map((code) => webErrorOf(code).error)]);
 
 describe('static/words.js speaks the error catalogue', () => {
   it('names only codes the server answers with, or the UI’s own', () => {
@@ -25,7 +26,7 @@ describe('static/words.js speaks the error catalogue', () => {
 
   it('treats exactly the session codes of the not_found and expired categories as an ended session', () => {
     const sessionGone = codes.filter((code) => code.startsWith('session_') && ['not_found', 'expired'].includes(DOMAIN_ERRORS[code].category));
-    const expected = new Set([...sessionGone, ...sessionGone.map((code) => domainErrorWire(code).web.error)]);
+    const expected = new Set([...sessionGone, ...sessionGone.map((code) => webErrorOf(code).error)]);
     expect([...SESSION_ENDED_CODES].sort()).toEqual([...expected].sort());
     expect(saysSessionEnded({ code: 'session_expired' })).toBe(true);
     expect(saysSessionEnded({ code: 'plan_not_found' })).toBe(false);

@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { transportRefusalWire } from '../../domain/error-catalogue.js';
+import { refusalJsonRpcCode } from '../../application/mcp/transport-refusals.js';
+import { REFUSAL_STATUS } from './http-statuses.js';
 import { refuse, sendJsonRpcError } from './json-rpc-reply.js';
 
 /** What body-parser attaches to the errors it raises (status and a stable type). */
@@ -31,8 +32,7 @@ export function bodyLimit(maxBytes: number, ownBodyPaths: readonly string[] = []
           refuse(res, 'request_too_large', `Request body exceeds ${maxBytes} bytes`);
           return;
         }
-        const unreadable = transportRefusalWire('unreadable_body');
-        sendJsonRpcError(res, status ?? unreadable.status, { code: unreadable.jsonRpcCode, message: 'Request body could not be read' });
+        sendJsonRpcError(res, status ?? REFUSAL_STATUS.unreadable_body, { code: refusalJsonRpcCode('unreadable_body'), message: 'Request body could not be read' });
         return;
       }
       const raw: unknown = req.body;

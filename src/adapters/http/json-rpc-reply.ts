@@ -1,7 +1,8 @@
 import type { Response } from 'express';
 import { errorResponse, type JsonRpcErrorObject, type RequestId } from '../../application/mcp/jsonrpc.js';
-import { transportRefusalWire, type TransportRefusalCode } from '../../domain/error-catalogue.js';
+import { refusalJsonRpcCode, type TransportRefusalCode } from '../../application/mcp/transport-refusals.js';
 import type { ProtocolEra } from '../../domain/protocol/versions.js';
+import { REFUSAL_STATUS } from './http-statuses.js';
 
 /**
  * Every rejection this adapter makes is JSON-RPC shaped, so a client sees one error format whether the transport
@@ -12,10 +13,9 @@ export function sendJsonRpcError(res: Response, status: number, error: JsonRpcEr
 }
 
 /**
- * A refusal of the transport, in the wire form the error catalogue gives its code (status and JSON-RPC code, the
- * legacy code for a legacy message where the two differ). The message says what to fix.
+ * A refusal of the transport: its HTTP status (http-statuses.ts) and its JSON-RPC code (the legacy code for a legacy
+ * message where the two differ). The message says what to fix.
  */
 export function refuse(res: Response, code: TransportRefusalCode, message: string, id: RequestId | null = null, era: ProtocolEra = 'modern'): void {
-  const wire = transportRefusalWire(code, era);
-  sendJsonRpcError(res, wire.status, { code: wire.jsonRpcCode, message }, id);
+  sendJsonRpcError(res, REFUSAL_STATUS[code], { code: refusalJsonRpcCode(code, era), message }, id);
 }

@@ -4,7 +4,7 @@ import type { DispatchContext } from '../../application/mcp/dispatcher.js';
 import type { JsonRpcResponse, RequestId } from '../../application/mcp/jsonrpc.js';
 import type { ClassifiedMessage } from '../../application/mcp/message-classification.js';
 import { serializeMessage } from '../../application/mcp/serialized-once.js';
-import { httpStatusOfJsonRpcError } from '../../domain/error-catalogue.js';
+import { httpStatusOfJsonRpcError } from './http-statuses.js';
 import { principalOf } from './bearer-auth.js';
 import { refuse } from './json-rpc-reply.js';
 import type { LegacySession, LegacySessionStore } from './legacy-sessions.js';

@@ -5,7 +5,7 @@ import { errorResponse, parseErrorResponse, type JsonRpcResponse } from '../../a
 import { classifyMessage, type ClassifiedMessage } from '../../application/mcp/message-classification.js';
 import type { Logger } from '../../application/logging/logger.js';
 import { serializeMessage } from '../../application/mcp/serialized-once.js';
-import { transportRefusalWire } from '../../domain/error-catalogue.js';
+import { refusalJsonRpcCode } from '../../application/mcp/transport-refusals.js';
 import { LineSplitter } from './line-splitter.js';
 
 export interface MessageHandler {
@@ -62,7 +62,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
   };
 
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, handleLine, () =>
-    write(errorResponse(null, { code: transportRefusalWire('line_too_large').jsonRpcCode, message: 'Message exceeds the maximum line size' })),
+    write(errorResponse(null, { code: refusalJsonRpcCode('line_too_large'), message: 'Message exceeds the maximum line size' })),
   );
 
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { domainErrorWire } from '../../domain/error-catalogue.js';
 import { DomainError } from '../../domain/errors.js';
+import { webErrorOf } from './web-error-codes.js';
 
 /** The JSON error body of the web routes (seed: `{"error": "<code>", "message": "..."}`). */
 export interface WebErrorBody {
@@ -13,14 +13,14 @@ export function sendWebError(res: Response, status: number, error: string, messa
 }
 
 /**
- * The one translator from typed errors to web responses: the status and the `error` code are the catalogue's web
- * form of the error's code (the seed's names where it had them: `unknown_session`, `invalid_request`,
+ * The one translator from typed errors to web responses: the status and the `error` code are the web form of the
+ * error's code (web-error-codes.ts) (the seed's names where it had them: `unknown_session`, `invalid_request`,
  * `chat_unavailable`). Messages are typed and safe to show (a provider failure keeps its short message); anything
  * unexpected becomes a bare 500 (details stay out of the response).
  */
 export function webErrorStatus(error: unknown): { status: number; body: WebErrorBody } {
   if (error instanceof DomainError) {
-    const { web } = domainErrorWire(error.code);
+    const web = webErrorOf(error.code);
     return { status: web.status, body: { error: web.error, message: error.message } };
   }
   return { status: 500, body: { error: 'internal_error', message: 'The server could not complete the request' } };

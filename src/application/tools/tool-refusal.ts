@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { domainErrorWire } from '../../domain/error-catalogue.js';
 import type { DomainError } from '../../domain/errors.js';
 
 /**
@@ -38,17 +37,19 @@ export function refusalText(refusal: ToolRefusal): string {
 }
 
 /**
- * The refusal of a typed error: its catalogue code, its message, its next step (the error's own, else the
- * catalogue's default for the code) and its details. Nothing is decided from the message.
+ * The refusal of a typed error: its catalogue code, its message, its next step and its details. Nothing is decided
+ * from the message.
  */
 export function refusalOf(error: DomainError): ToolRefusal {
-  return { code: error.code, message: error.message, next_step: error.nextStep ?? domainErrorWire(error.code).nextStep ?? null, details: { ...error.details } };
+  return { code: error.code, message: error.message, next_step: error.nextStep ?? null, details: { ...error.details } };
 }
+
+/** What a model does about arguments that fail the tool's inputSchema. */
+export const INVALID_ARGUMENTS_NEXT_STEP = 'Fix the arguments to match the tool inputSchema and call again.';
 
 /** 2025-11-25 (SEP-1303): arguments that fail the tool's inputSchema are a refusal the model can correct. */
 export function invalidArgumentsRefusal(error: z.ZodError): ToolRefusal {
   const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
-  const wire = domainErrorWire('invalid_arguments');
-  return { code: wire.code, message: `Invalid tool arguments: ${summary}`, next_step: wire.nextStep ?? null, details: { issues } };
+  return { code: 'invalid_arguments', message: `Invalid tool arguments: ${summary}`, next_step: INVALID_ARGUMENTS_NEXT_STEP, details: { issues } };
 }
