@@ -3,6 +3,7 @@
 //   node scripts/ui-screenshots.mjs
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { clearInterval, setInterval } from 'node:timers';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -122,8 +123,10 @@ try {
 
   // The receipt panel with its output open: colours kept, escapes gone.
   await desk.click('.receipt-more summary');
+  await desk.setViewportSize({ width: 1280, height: 1500 });
   await settle(desk);
   await desk.locator('#receipt-panel').screenshot({ path: path.join(OUT, 'ui-receipt.png') });
+  await desk.setViewportSize({ width: 1280, height: 900 });
 
   const running = desk.locator('.plan-card').first();
   await running.locator('[data-action=approve]').click();
