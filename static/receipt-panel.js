@@ -2,6 +2,7 @@
 // the signing key, so it never claims a receipt is genuine by itself. Import (≤ 2 MB), export the share-redacted
 // copy (`POST receipts/redact`), copy the JSON.
 
+import { renderAnsi } from './ansi.js';
 import { api, RequestFailed } from './api.js';
 import { formatDuration, sentenceFor, statusWord } from './words.js';
 
@@ -73,8 +74,9 @@ export async function showReceipt(receipt, origin) {
   text('receipt-command-id', receipt.command_id);
   text('receipt-session-id', receipt.session_id);
   text('receipt-started', receipt.started_at);
-  text('receipt-stdout', receipt.stdout);
-  text('receipt-stderr', receipt.stderr);
+  // Output keeps its colours and loses every other escape: no raw "\x1b[…" on the page.
+  renderAnsi($('receipt-stdout'), typeof receipt.stdout === 'string' && receipt.stdout !== '' ? receipt.stdout : '—');
+  renderAnsi($('receipt-stderr'), typeof receipt.stderr === 'string' && receipt.stderr !== '' ? receipt.stderr : '—');
   text('receipt-truncated', receipt.output_truncated === true ? 'Yes: the output went over the limit' : 'No');
   text('receipt-signature', receipt.signature);
   $('receipt-export').disabled = false;
@@ -100,6 +102,9 @@ export async function showReceipt(receipt, origin) {
 
 export function clearReceipt() {
   current = null;
+  const seal = $('receipt-seal');
+  seal.textContent = '';
+  seal.dataset.seal = 'none';
   $('receipt-empty').hidden = false;
   $('receipt-body').hidden = true;
   $('receipt-export').disabled = true;
@@ -107,21 +112,27 @@ export function clearReceipt() {
   note('');
 }
 
+/** A picked file that is not a receipt: the receipt shown before is put away (its seal says nothing about this file). */
+function refuseImport(file, why) {
+  clearReceipt();
+  note(`${file.name}: ${why}`);
+}
+
 /** Reads a receipt file the person picked. */
 export async function importReceipt(file) {
   if (file.size > MAX_IMPORT_BYTES) {
-    note('This file is larger than 2 MB; a receipt is far smaller. Pick the receipt JSON file.');
+    refuseImport(file, 'This file is larger than 2 MB; a receipt is far smaller. Pick the receipt JSON file.');
     return;
   }
   let receipt;
   try {
     receipt = JSON.parse(await file.text());
   } catch {
-    note('This file is not JSON. Pick a receipt exported by term-mcp.');
+    refuseImport(file, 'This file is not JSON, so it is not a receipt. Pick a receipt exported by term-mcp (a .json file).');
     return;
   }
   if (receipt === null || typeof receipt !== 'object' || Array.isArray(receipt)) {
-    note('This file holds JSON, but not a receipt object.');
+    refuseImport(file, 'This file holds JSON, but not a receipt object.');
     return;
   }
   await showReceipt(receipt.receipt && typeof receipt.receipt === 'object' ? receipt.receipt : receipt, `imported from ${file.name}`);

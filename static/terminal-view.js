@@ -2,6 +2,8 @@
 // colours and cursor movement render as they would in a shell. Commands run on pipes, not a PTY, so "\n" is turned
 // into "\r\n" (convertEol). When xterm.js cannot be loaded the output falls back to plain text without escapes.
 
+import { stripAnsi } from './ansi.js';
+
 const THEME = {
   background: '#0f1720',
   foreground: '#d7dee6',
@@ -13,9 +15,6 @@ const THEME = {
 
 const DIM = '\x1b[2m';
 const RESET = '\x1b[0m';
-// Strips CSI and OSC sequences for the plain-text fallback.
-// eslint-disable-next-line no-control-regex -- matching escape sequences is the point
-const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
 
 export async function createTerminalView(host) {
   try {
@@ -91,7 +90,7 @@ class PlainView {
   }
 
   write(text) {
-    this.pre.append(text.replace(ESCAPES, ''));
+    this.pre.append(stripAnsi(text));
     this.pre.scrollTop = this.pre.scrollHeight;
   }
 

@@ -2,7 +2,7 @@
 // model, such as a tool's message or next_step), and says what happened and what the person can do about it. The
 // codes are those of the server's error catalogue (src/domain/error-catalogue.ts; tests/static/words.test.ts checks
 // that every code named here exists there) plus the UI's own: unreachable, unauthorized, rate_limited, too_large,
-// not_available, operator_unauthorized, rpc_error, http_error.
+// not_available, operator_unauthorized, rpc_error, http_error, server_stopped.
 
 /** Codes whose session is gone: never existed, or ended (the catalogue's `not_found`/`expired` session codes). */
 export const SESSION_ENDED_CODES = Object.freeze(['session_not_found', 'unknown_session', 'session_expired', 'session_evicted']);
@@ -14,6 +14,7 @@ export function saysSessionEnded(error) {
 
 export const SENTENCES = {
   unreachable: 'The term-mcp server is not answering. It may have stopped or restarted: start it again (term-mcp http), then press Reconnect.',
+  server_stopped: 'The term-mcp server was stopped: it shut down gracefully and closed this session on the way. Start it again (term-mcp http), then press Reconnect.',
   unauthorized: 'The server refused this token. Use the bearer token printed by term-mcp http (or TERM_MCP_TOKEN).',
   rate_limited: 'Too many requests in a short time. Wait a moment, then try again.',
   too_large: 'That is larger than the server accepts in one request (MAX_REQUEST_BYTES).',
@@ -39,7 +40,7 @@ export const SENTENCES = {
   invalid_argument: 'That directory does not exist in the workspace.',
   invalid_arguments: 'The command or the directory is empty or too long.',
   invalid_request: 'The server could not accept this request.',
-  chat_not_configured: 'The planning advisor is not configured on this server (no DEEPSEEK_API_KEY). Everything else works.',
+  chat_not_configured: 'The planning advisor is off on this server: set DEEPSEEK_API_KEY for term-mcp http and restart it. Planning, running and receipts work without it.',
   chat_unavailable: 'The model did not answer. The terminal tools still work.',
   not_available: 'This server does not offer that feature.',
   rpc_error: 'The server could not handle this request.',

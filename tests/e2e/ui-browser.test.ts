@@ -244,11 +244,14 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     expectCleanPage();
   });
 
-  it('hides the advisor without a model key, and in the operator channel waits for the operator, who approves here', async () => {
+  it('says how to turn the advisor on without a model key, and in the operator channel waits for the operator, who approves here', async () => {
     const { page } = ui;
     await open({ TERM_MCP_APPROVAL: 'operator', TERM_MCP_OPERATOR_TOKEN: OPERATOR_TOKEN });
-    expect(await page.isHidden('#chat-panel')).toBe(true);
-    expect(await page.textContent('#model-chip')).toBe('Model unavailable');
+    expect(await page.isVisible('#chat-panel')).toBe(true);
+    expect(await page.isHidden('#chat-form')).toBe(true);
+    expect(await page.innerText('#chat-setup')).toMatch(/advisor is off on this server\. It needs a DeepSeek API key: set DEEPSEEK_API_KEY[\s\S]*restart it[\s\S]*Everything else works without it: plan, approve and run commands, and keep their signed receipts\./);
+    expect(await page.textContent('#model-chip')).toBe('Advisor off');
+    expect(await page.getAttribute('#model-chip', 'title')).toContain('DEEPSEEK_API_KEY');
     expect(await page.textContent('#approval-chip')).toBe('Approval by operator');
     const card = await ui.plan('sleep 0', 'Planned');
     expect(await card.locator('[data-action=approve]').count()).toBe(0);

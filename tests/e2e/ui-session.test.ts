@@ -115,7 +115,7 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     expectNoUnexpectedFailure();
   });
 
-  it('says the server is not answering (not "Failed to fetch") and reconnects once it is back', async () => {
+  it('reports a graceful stop as a stop (not "session ended", not "Failed to fetch") and reconnects once it is back', async () => {
     const { page } = ui;
     server = await startTestServer();
     await ui.connect(`${server.origin}/`);
@@ -123,15 +123,15 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     const firstSession = await ui.waitForSession();
     await server.stop();
     server = undefined;
-    // A graceful shutdown first ends the session (its stream says so); whichever the page saw first, its way out
-    // leads to the server's absence.
+    // A graceful shutdown ends the session first (its stream says so), then stops answering: that is a stop.
     const banner = page.locator('#banner-text');
-    await banner.filter({ hasText: /not answering|This session has ended/ }).waitFor();
-    const startNew = page.getByRole('button', { name: 'Start a new session' });
-    if (await startNew.isVisible()) await startNew.click();
-    await banner.filter({ hasText: 'The term-mcp server is not answering. It may have stopped or restarted: start it again (term-mcp http), then press Reconnect.' }).waitFor();
-    expect(await page.textContent('#connection')).toBe('Server not answering');
-    expect(await ui.bodyText()).not.toContain('Failed to fetch');
+    await banner.filter({ hasText: 'The term-mcp server was stopped: it shut down gracefully and closed this session on the way. Start it again (term-mcp http), then press Reconnect.' }).waitFor();
+    expect(await page.textContent('#connection')).toBe('Server stopped');
+    expect(await page.isVisible('#banner-action')).toBe(true);
+    expect(await page.textContent('#banner-action')).toBe('Reconnect');
+    const text = await ui.bodyText();
+    expect(text).not.toContain('Failed to fetch');
+    expect(text).not.toContain('This session has ended');
 
     server = await startTestServer({ PORT: String(port) });
     await page.getByRole('button', { name: 'Reconnect' }).click();
@@ -195,8 +195,12 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     await page.setInputFiles('#receipt-file', { name: 'big.json', mimeType: 'application/json', buffer: Buffer.alloc(2 * 1024 * 1024 + 1, 0x20) });
     await page.locator('#receipt-note').filter({ hasText: 'This file is larger than 2 MB' }).waitFor();
     await page.setInputFiles('#receipt-file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not json at all') });
-    await page.locator('#receipt-note').filter({ hasText: 'This file is not JSON.' }).waitFor();
-    expect(await page.textContent('#receipt-command')).toBe('echo receipt');
+    await page.locator('#receipt-note').filter({ hasText: 'notes.txt: This file is not JSON, so it is not a receipt.' }).waitFor();
+    // The receipt shown before is put away: its seal said nothing about this file.
+    expect(await page.isHidden('#receipt-body')).toBe(true);
+    expect(await page.getAttribute('#receipt-seal', 'data-seal')).toBe('none');
+    expect(await page.isVisible('#receipt-seal')).toBe(false);
+    expect(await page.isDisabled('#receipt-copy')).toBe(true);
     expectNoUnexpectedFailure();
   });
 });

@@ -1,9 +1,13 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { SessionRegistry } from '../../src/application/sessions/session-registry';
 import { TYPES } from '../../src/main/types';
 import { modernHeaders, modernRequest, post, startTestServer, type TestServer } from './http-harness';
 import { web } from './web-harness';
 
 const SUNSET = 'Fri, 27 Aug 2027 00:00:00 GMT';
+/** Every module of the browser UI (static/*.js): each is served, as JavaScript, without an external URL. */
+const UI_MODULES = readdirSync(path.join(__dirname, '..', '..', 'static')).filter((name) => name.endsWith('.js'));
 const LINK = '</docs/compatibility.md>; rel="deprecation"';
 
 function deprecationOf(headers: Headers): Record<string, string | null> {
@@ -109,10 +113,10 @@ describe('legacy web API over HTTP', () => {
   it('serves the UI publicly, same-origin only, with relative paths and without external URLs', async () => {
     const page = await web(server, 'GET', '/', { token: null });
     const scripts = await Promise.all(
-      ['app.js', 'api.js', 'ledger.js', 'receipt-panel.js', 'terminal-view.js', 'words.js'].map((name) => web(server, 'GET', `/static/${name}`, { token: null })),
+      UI_MODULES.map((name) => web(server, 'GET', `/static/${name}`, { token: null })),
     );
     const style = await web(server, 'GET', '/static/app.css', { token: null });
-    expect([page.status, style.status, ...scripts.map((script) => script.status)]).toEqual(Array(8).fill(200));
+    expect([page.status, style.status, ...scripts.map((script) => script.status)]).toEqual(Array(UI_MODULES.length + 2).fill(200));
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     for (const script of scripts) expect(script.headers.get('content-type')).toMatch(/javascript/);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
