@@ -7,6 +7,8 @@ import {
   WRITE_COMMANDS,
   isOnHardFloor,
 } from './command-catalog.js';
+import { readOptions } from './options/option-reader.js';
+import { optionTableFor } from './options/program-options.js';
 import { judgeDevelopment } from './rules/development-rule.js';
 import { gitLaunchInsertions, judgeGit, type LaunchInsertion } from './rules/git-rule.js';
 import { allow, deny, higherRisk, needsApproval, requireApproval, type JudgeContext, type Judgement } from './rules/judgement.js';
@@ -65,7 +67,15 @@ function judgeOwnRules(command: CommandShape, executable: string | null, context
   if (context.settings.deniedCommands.includes(executable)) {
     return deny('policy_denied_command', `${executable} is denied by the policy file`);
   }
-  const judged = judgeConfinedCommand(command, executable, context);
+  const table = optionTableFor(executable);
+  let read = command;
+  if (table !== undefined) {
+    // Every later rule sees the options as the program reads them: abbreviations written out, clusters split.
+    const reading = readOptions(table, command.words.slice(1));
+    if (reading.kind === 'refused') return deny(reading.rule, reading.reason);
+    read = { ...command, words: [nameWord, ...reading.words] };
+  }
+  const judged = judgeConfinedCommand(read, executable, context);
   return judged.verdict === 'deny' ? judged : applyApprovalModifiers(judged, command, executable, context);
 }
 

@@ -47,9 +47,14 @@ export function judgeReadOnlyOptions(executable: string, args: readonly Word[]):
         ? deny('find_action', 'find actions that execute or modify files are blocked')
         : null;
     case 'rg':
-      return values.some((value) => RIPGREP_PREPROCESSORS.has(value.split('=', 1)[0] as string))
-        ? deny('ripgrep_preprocessor', 'ripgrep preprocessors are blocked')
+      if (values.some((value) => RIPGREP_PREPROCESSORS.has(value.split('=', 1)[0] as string))) {
+        return deny('ripgrep_preprocessor', 'ripgrep preprocessors are blocked');
+      }
+      return hasOption(options, { short: 'z', long: ['--search-zip'] })
+        ? deny('unsafe_option', 'rg --search-zip runs decompression programs')
         : null;
+    case 'diff':
+      return hasOption(options, { short: 'l', long: ['--paginate'] }) ? deny('unsafe_option', 'diff --paginate runs pr') : null;
     case 'sort':
       return hasOption(options, { long: ['--compress-program'] })
         ? deny('unsafe_option', 'sort --compress-program runs another program')
@@ -62,8 +67,14 @@ export function judgeReadOnlyOptions(executable: string, args: readonly Word[]):
         ? deny('unsafe_option', 'checksum lists name files the policy cannot inspect')
         : null;
     case 'tree':
+      if (hasOption(options, { long: ['--fromfile', '--fromtabfile'] })) {
+        return deny('unsafe_option', 'tree --fromfile reads a listing the policy cannot inspect');
+      }
       return hasOption(options, { short: 'R' }) ? deny('unsafe_option', 'tree -R writes listing files') : null;
     case 'file':
+      if (hasOption(options, { short: 'zZ', long: ['--uncompress', '--uncompress-noreport'] })) {
+        return deny('unsafe_option', 'file --uncompress runs decompression programs');
+      }
       return hasOption(options, { short: 'C', long: ['--compile'] })
         ? deny('unsafe_option', 'file --compile writes a magic database')
         : null;
