@@ -82,7 +82,8 @@ function judgeOwnRules(command: CommandShape, executable: string | null, context
 function judgeConfinedCommand(command: CommandShape, executable: string, context: JudgeContext): Judgement {
   const args = command.words.slice(1);
   const cwd = context.cwd.startsWith('/') ? context.inspector.resolve(context.cwd, '') : null;
-  if (!cwd || !cwd.inside || !cwd.isDirectory) {
+  const missingAfterCd = context.cwdFromCd === true && cwd !== null && !cwd.exists;
+  if (!cwd || !cwd.inside || (!cwd.isDirectory && !missingAfterCd)) {
     return deny('cwd_outside_workspace', 'working directory is outside the configured workspace');
   }
   const overlong = findOverlongWord(args, command.redirections);

@@ -45,6 +45,11 @@ function rewritten(word: Word, value: string, end: Word = word): Word {
   return { raw: word.raw, start: word.start, end: end.end, value, expansions };
 }
 
+/** `-x` with its value glued, marking where the value starts. */
+function withShortValue(word: Word, letter: string, optionValue: string, end: Word = word): Word {
+  return { ...rewritten(word, `-${letter}${optionValue}`, end), optionValueStart: 2 };
+}
+
 function refused(rule: 'ambiguous_option' | 'unknown_option' | 'dynamic_option', reason: string): OptionReading {
   return { kind: 'refused', rule, reason };
 }
@@ -132,11 +137,11 @@ function readShortCluster(table: OptionTable, word: Word, next: Word | undefined
     }
     const glued = value.slice(position + 1);
     if (glued !== '' || argument === 'optional') {
-      words.push(rewritten(word, `-${letter}${glued}`));
+      words.push(withShortValue(word, letter, glued));
       return finishCluster(word, words);
     }
     if (next === undefined) return refused('unknown_option', `${table.program} -${letter} needs a value`);
-    words.push(rewritten(word, `-${letter}${next.value}`, next));
+    words.push(withShortValue(word, letter, next.value, next));
     return { ...finishCluster(word, words), consumedNext: true };
   }
   return finishCluster(word, words);
