@@ -70,7 +70,7 @@ export const STAT_OPTIONS: OptionTable = {
   short: 'c:ftL',
   long: {
     ...options(NONE, 'dereference file-system help terse version'),
-    ...options(REQUIRED, 'cached printf'),
+    ...options(REQUIRED, 'cached format printf'),
   },
 };
 
