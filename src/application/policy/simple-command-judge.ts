@@ -70,6 +70,9 @@ function judgeOwnRules(command: CommandShape, executable: string | null, context
   const table = optionTableFor(executable);
   let read = command;
   if (table !== undefined) {
+    // Bounded before reading: the reader splits a cluster into a word per letter.
+    const overlong = findOverlongWord(command.words.slice(1), command.redirections);
+    if (overlong !== null) return deny('word_too_long', overlong);
     // Every later rule sees the options as the program reads them: abbreviations written out, clusters split.
     const reading = readOptions(table, command.words.slice(1));
     if (reading.kind === 'refused') return deny(reading.rule, reading.reason);

@@ -11,7 +11,7 @@ const SYMLINK_FOLLOWING: Readonly<Record<string, { short?: string; long?: readon
   rg: { short: 'L', long: ['--follow'] },
   tree: { short: 'l' },
   cp: { short: 'LH', long: ['--dereference'] },
-  // GNU diff -r reads through symlinks found inside the compared directories.
+  // GNU diff -r reads through symlinks found inside the compared directories (unless --no-dereference).
   diff: { short: 'r', long: ['--recursive'] },
   file: { short: 'L', long: ['--dereference'] },
 };
@@ -21,10 +21,11 @@ const FIND_SYMLINK_FLAGS = new Set(['-H', '-L', '-follow']);
 export function judgeSymlinkFollowing(executable: string, args: readonly Word[]): Judgement | null {
   const values = args.map((word) => word.value);
   const spec = SYMLINK_FOLLOWING[executable];
+  const options = splitArguments(args).options;
   const follows =
     executable === 'find'
       ? values.some((value) => FIND_SYMLINK_FLAGS.has(value))
-      : spec !== undefined && hasOption(splitArguments(args).options, spec);
+      : spec !== undefined && hasOption(options, spec) && !(executable === 'diff' && hasOption(options, { long: ['--no-dereference'] }));
   return follows ? deny('symlink_follow', 'options that follow symlinks are blocked') : null;
 }
 
