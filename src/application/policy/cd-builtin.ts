@@ -25,7 +25,8 @@ export function isCdBuiltin(command: SimpleCommand): boolean {
  * the caller also judges it where it was: see CommandLineJudge). A target reached
  * through a symbolic link is refused: dash then tracks a logical path, and a later `cd ..` would climb from the
  * link's name, not from the directory the policy resolved. Options (`-L`, `-P`), `cd` alone (HOME) and `cd -`
- * (OLDPWD) name directories the policy cannot see.
+ * (OLDPWD) name directories the policy cannot see. The launched shell's environment holds neither CDPATH nor PWD
+ * (adapters/process/scrubbed-environment.ts), so a relative target is taken from the physical working directory.
  */
 export function judgeCd(command: SimpleCommand, cwds: readonly string[], inspector: PathInspector): CdJudgement {
   const refuse = (rule: string, reason: string): CdJudgement => ({ judgement: deny(rule, `${reason}; ${NEXT_STEP}`), cwds });
