@@ -20,6 +20,8 @@ const SHAPES = {
   'cat f0 f1 f2 ... (distinct operands)': (length) => `cat${distinct(Math.max(1, Math.floor((length - 3) / 6)), (name) => ` f${name.padStart(4, '0')}`).join('')}`,
   "echo '<one long quoted word>'": (length) => `echo '${'x'.repeat(Math.max(1, length - 7))}'`,
   "cat <<'E' (here-document)": (length) => `cat <<'E'\n${fill(length - 12, 'text\n')}E`,
+  // Issue 20: every word an option read through ls's table (clusters split, abbreviations resolved).
+  'ls -la --hum --color=never --rev ...': (length) => fill(length, ' -la --hum --color=never --rev', 'ls'),
 };
 /** The costliest lines the bounds accept: as many simple commands, or words, as one line may hold. */
 const AT_THE_BOUNDS = {

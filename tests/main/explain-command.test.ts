@@ -84,8 +84,53 @@ describe('term-mcp explain', () => {
     const policy = path.join(root, 'policy.json');
     fs.writeFileSync(policy, JSON.stringify({ commands: { deny: ['wc'] } }));
     const { code, stdout } = await explain('wc -l README.md', '--policy', policy, '--json');
-    expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ command: 'wc -l README.md', mode: 'inspect', verdict: 'deny', matchedRule: 'policy_denied_command' });
+    expect(code).toBe(4);
+    expect(JSON.parse(stdout)).toMatchObject({
+      command: 'wc -l README.md',
+      mode: 'inspect',
+      policy: { allowed: false, requires_approval: false, verdict: 'deny', matched_rule: 'policy_denied_command', argv: [] },
+      launch: null,
+    });
+  });
+
+  it('prints --json with the snake_case fields of plans and receipts', async () => {
+    const { code, stdout } = await explain('touch out.txt', '--mode', 'confirm', '--json');
+    expect(code).toBe(3);
+    expect(JSON.parse(stdout)).toEqual({
+      command: 'touch out.txt',
+      cwd: root,
+      mode: 'confirm',
+      policy: {
+        allowed: true,
+        risk: 'high',
+        requires_approval: true,
+        reasons: ['command can modify workspace files'],
+        argv: [expect.stringMatching(/^\/(usr\/)?bin\/touch$/), 'out.txt'],
+        verdict: 'approval_required',
+        matched_rule: 'write_command',
+      },
+      parts: [{ text: 'touch out.txt', verdict: 'approval_required', rule: 'write_command', reason: 'command can modify workspace files' }],
+      preview: { executable: expect.stringMatching(/touch$/), files_potentially_touched: ['out.txt'], network_requested: false, executes_project_code: false, risk: 'high' },
+      launch: { kind: 'argv', argv: [expect.stringMatching(/touch$/), 'out.txt'] },
+    });
+  });
+
+  it('exits with the verdict: 0 allow, 3 needs approval, 4 deny, in text and JSON alike', async () => {
+    expect((await explain('ls')).code).toBe(0);
+    expect((await explain('ls', '--json')).code).toBe(0);
+    expect((await explain('sleep 1')).code).toBe(3);
+    expect((await explain('sleep 1', '--json')).code).toBe(3);
+    expect((await explain('sort --compress-prog=sh README.md')).code).toBe(4);
+    expect((await explain('sort --compress-prog=sh README.md', '--json')).code).toBe(4);
+  });
+
+  it('judges `cd src && ls` in src, and refuses a cd out of the workspace naming the cwd argument', async () => {
+    const inside = await explain('cd src && ls', '--json');
+    expect(inside.code).toBe(0);
+    expect(JSON.parse(inside.stdout)).toMatchObject({ policy: { verdict: 'allow' }, launch: { kind: 'shell', script: expect.stringMatching(/^cd src && '\/(usr\/)?bin\/ls'$/) } });
+    const outside = await explain('cd .. && ls', '--json');
+    expect(outside.code).toBe(4);
+    expect(JSON.parse(outside.stdout)).toMatchObject({ policy: { matched_rule: 'cd_outside_workspace', reasons: [expect.stringContaining('set the cwd argument')] } });
   });
 
   it('refuses a missing command line and a bad mode with exit 2', async () => {

@@ -13,7 +13,7 @@
 export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([
   // seed
   'cat', 'df', 'du', 'find', 'git', 'grep', 'head', 'ls', 'pwd', 'rg', 'stat', 'tail', 'wc',
-  // harmless additions; per-command option guards live in rules/option-guards.ts
+  // harmless additions; their options are read through options/tables/ and judged in rules/read-only-rules.ts
   'echo', 'printf', 'true', 'false', 'sort', 'uniq', 'cut', 'tr', 'basename', 'dirname', 'date', 'whoami', 'id',
   'uname', 'which', 'file', 'diff', 'cmp', 'tree', 'nl', 'tac', 'rev', 'sha256sum', 'md5sum', 'test', '[',
 ]);

@@ -5,6 +5,7 @@ import { LineDecision, type LineOutcome } from './line-decision.js';
 import type { Command, CommandList, ParsedCommandLine, SimpleCommand } from './shell-ast.js';
 import { parseShellCommand } from './shell-parser.js';
 import { judgeSimpleCommand } from './simple-command-judge.js';
+import { isCdBuiltin, judgeCd, MAX_CANDIDATE_DIRECTORIES } from './cd-builtin.js';
 
 export type { JudgedPart } from './line-decision.js';
 
@@ -48,12 +49,45 @@ export class CommandLineJudge {
   judgeLine(parsed: ParsedCommandLine): LineJudgement {
     const sink: WalkSink = { decision: new LineDecision(), spans: [] };
     if (parsed.hasComment) sink.decision.add({ text: '#', ...deny('shell_comment', 'comments are not accepted in commands') });
-    this.judgeList(parsed.list, 0, sink);
+    this.judgeList(parsed.list, 0, sink, [this.context.cwd]);
     return { outcome: sink.decision.outcome(), executableSpans: sink.spans ?? [] };
   }
 
-  private judgeList(list: CommandList, depth: number, sink: WalkSink): void {
+  /**
+   * Judges a list in every directory it may run in: `cwds` starts as the request's cwd (or where the enclosing list
+   * was) and changes with each `cd` builtin. A cd may fail (a missing or unreadable directory): its `&&` chain is then
+   * skipped, but what follows a `;` or `||` runs where the line was, so from there on both directories count.
+   */
+  private judgeList(list: CommandList, depth: number, sink: WalkSink, startCwds: readonly string[]): void {
+    let cwds = startCwds;
+    let ifCdFailed: readonly string[] = [];
     for (const item of list.items) {
+      const { pipeline } = item;
+      const lone = pipeline.commands.length === 1 ? pipeline.commands[0] : undefined;
+      if (lone !== undefined && lone.type === 'simple' && isCdBuiltin(lone) && item.separator !== '&' && !pipeline.negated) {
+        const judged = judgeCd(lone, cwds, this.context.inspector);
+        sink.decision.add({ text: lone.text, ...judged.judgement });
+        ifCdFailed = [...new Set([...ifCdFailed, ...cwds])];
+        cwds = judged.cwds;
+      } else {
+        this.judgePipeline(item, depth, sink, cwds);
+      }
+      if (item.separator !== '&&' && ifCdFailed.length > 0) {
+        cwds = [...new Set([...cwds, ...ifCdFailed])];
+        ifCdFailed = [];
+        if (cwds.length > MAX_CANDIDATE_DIRECTORIES) {
+          sink.decision.add({ text: 'cd', ...deny('cd_too_many', `the line could run in more than ${MAX_CANDIDATE_DIRECTORIES} directories`) });
+          return;
+        }
+      }
+    }
+  }
+
+  /** One pipeline, in each directory it may run in; command names are recorded for the launch only once. */
+  private judgePipeline(item: CommandList['items'][number], depth: number, sink: WalkSink, cwds: readonly string[]): void {
+    cwds.forEach((cwd, cwdIndex) => {
+      const judge = cwd === this.context.cwd ? this : new CommandLineJudge({ ...this.context, cwd, cwdFromCd: true });
+      const where: WalkSink = cwdIndex === 0 ? sink : { decision: sink.decision, spans: null };
       const { pipeline } = item;
       pipeline.commands.forEach((command, index) => {
         const structural =
@@ -64,22 +98,22 @@ export class CommandLineJudge {
               : pipeline.operators[index] === '|&'
                 ? deny('unsupported_redirection', '|& is not supported by /bin/sh')
                 : null;
-        this.judgeCommand(command, structural, depth, sink);
+        judge.judgeCommand(command, structural, depth, where, cwd);
       });
-    }
+    });
   }
 
-  private judgeCommand(command: Command, structural: Judgement | null, depth: number, sink: WalkSink): void {
+  private judgeCommand(command: Command, structural: Judgement | null, depth: number, sink: WalkSink, cwd: string): void {
     if ('bodies' in command) {
       // Only parsed for sandboxed mode, which has its own judge; refused here like the reserved word it starts with.
       sink.decision.add({ text: command.text, ...deny('shell_keyword', `shell control structures are not supported: ${command.type}`) });
-      for (const body of command.bodies) this.judgeList(body, depth, sink);
+      for (const body of command.bodies) this.judgeList(body, depth, sink, [cwd]);
       return;
     }
     if (command.type !== 'simple') {
       const own = command.type === 'subshell' ? deny('subshell', 'subshells ( ) are not supported') : deny('command_group', 'command groups { } are not supported');
       sink.decision.add({ text: command.text, ...(structural ?? own) });
-      this.judgeList(command.body, depth, sink);
+      this.judgeList(command.body, depth, sink, [cwd]);
       return;
     }
     const judged = judgeSimpleCommand(command, this.context);
@@ -95,7 +129,7 @@ export class CommandLineJudge {
       sink.spans.push({ start: nameWord.start, end: nameWord.end, absolute: judged.executablePath, insertions });
     }
     if (judged.inner) this.judgeInner(judged.inner, depth + 1, sink.decision);
-    for (const body of substitutionBodies(command)) this.judgeList(body, depth, sink);
+    for (const body of substitutionBodies(command)) this.judgeList(body, depth, sink, [cwd]);
   }
 
   /** Judges what a wrapper would run. Its command names never reach the launch form: the wrapper is denied. */
@@ -124,7 +158,7 @@ export class CommandLineJudge {
       return;
     }
     if (parsed.hasComment) decision.add({ text: '#', ...deny('shell_comment', 'comments are not accepted in commands') });
-    this.judgeList(parsed.list, depth, { decision, spans: null });
+    this.judgeList(parsed.list, depth, { decision, spans: null }, [this.context.cwd]);
   }
 }
 

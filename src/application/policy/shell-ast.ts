@@ -31,6 +31,11 @@ export interface Word {
   /** The word after quote removal; expansions contribute nothing because their value is unknown. */
   readonly value: string;
   readonly expansions: readonly Expansion[];
+  /**
+   * Set on a word rewritten by the option reader (options/option-reader.ts) as `-xVALUE`: where VALUE starts in
+   * `value`. The program's table says which letter takes the value, so the rest is exactly one value.
+   */
+  readonly optionValueStart?: number;
 }
 
 export type RedirectOperator = '<' | '>' | '>>' | '>|' | '<>' | '<&' | '>&' | '&>' | '&>>' | '<<' | '<<-' | '<<<';

@@ -7,6 +7,8 @@ import {
   WRITE_COMMANDS,
   isOnHardFloor,
 } from './command-catalog.js';
+import { readOptions } from './options/option-reader.js';
+import { optionTableFor } from './options/program-options.js';
 import { judgeDevelopment } from './rules/development-rule.js';
 import { gitLaunchInsertions, judgeGit, type LaunchInsertion } from './rules/git-rule.js';
 import { allow, deny, higherRisk, needsApproval, requireApproval, type JudgeContext, type Judgement } from './rules/judgement.js';
@@ -65,14 +67,26 @@ function judgeOwnRules(command: CommandShape, executable: string | null, context
   if (context.settings.deniedCommands.includes(executable)) {
     return deny('policy_denied_command', `${executable} is denied by the policy file`);
   }
-  const judged = judgeConfinedCommand(command, executable, context);
+  const table = optionTableFor(executable);
+  let read = command;
+  if (table !== undefined) {
+    // Bounded before reading: the reader splits a cluster into a word per letter.
+    const overlong = findOverlongWord(command.words.slice(1), command.redirections);
+    if (overlong !== null) return deny('word_too_long', overlong);
+    // Every later rule sees the options as the program reads them: abbreviations written out, clusters split.
+    const reading = readOptions(table, command.words.slice(1));
+    if (reading.kind === 'refused') return deny(reading.rule, reading.reason);
+    read = { ...command, words: [nameWord, ...reading.words] };
+  }
+  const judged = judgeConfinedCommand(read, executable, context);
   return judged.verdict === 'deny' ? judged : applyApprovalModifiers(judged, command, executable, context);
 }
 
 function judgeConfinedCommand(command: CommandShape, executable: string, context: JudgeContext): Judgement {
   const args = command.words.slice(1);
   const cwd = context.cwd.startsWith('/') ? context.inspector.resolve(context.cwd, '') : null;
-  if (!cwd || !cwd.inside || !cwd.isDirectory) {
+  const missingAfterCd = context.cwdFromCd === true && cwd !== null && !cwd.exists;
+  if (!cwd || !cwd.inside || (!cwd.isDirectory && !missingAfterCd)) {
     return deny('cwd_outside_workspace', 'working directory is outside the configured workspace');
   }
   const overlong = findOverlongWord(args, command.redirections);

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { DefaultPolicyEngine } from '../../application/policy/default-policy-engine.js';
 import { NodePathInspector } from '../../adapters/policy/node-path-inspector.js';
-import type { PolicyDecision } from '../../domain/policy/policy-types.js';
+import { summarizePolicy } from '../../application/terminal/policy-summary.js';
+import type { PolicyDecision, PolicyVerdict } from '../../domain/policy/policy-types.js';
 import { CliUsageError } from '../cli-args.js';
 import type { CliContext } from '../cli-commands.js';
 import { loadConfig } from '../config.js';
@@ -10,8 +11,11 @@ import { loadPolicySettings } from '../policy-file.js';
 /**
  * `term-mcp explain "<command>" [--mode M] [--cwd D] [--workspace DIR] [--policy FILE] [--json]`: judges a command
  * line with the policy the server would use (same configuration, same policy file) and prints the verdict, the
- * deciding rule, the reasons, every part and the launch. It runs nothing. Exit 0 whatever the verdict.
+ * deciding rule, the reasons, every part and the launch. It runs nothing. The exit code is the verdict, so a script
+ * can gate on it: 0 allow, 3 needs approval, 4 deny (2 stays a usage or configuration error, 1 a crash).
  */
+export const EXPLAIN_EXIT_CODES: Readonly<Record<PolicyVerdict, number>> = Object.freeze({ allow: 0, approval_required: 3, deny: 4 });
+
 export function run(context: CliContext): Promise<number> {
   const command = context.args.positionals[0];
   if (command === undefined || command === '') throw new CliUsageError('give the command line to explain, quoted as one argument', context.name);
@@ -23,11 +27,31 @@ export function run(context: CliContext): Promise<number> {
   const cwd = cwdFlag === undefined ? inspector.root : path.resolve(inspector.root, cwdFlag);
   const decision = new DefaultPolicyEngine(inspector, settings, config.maxCommandLength).evaluate({ command, cwd });
   if (context.args.switches.has('json')) {
-    context.stdout.write(`${JSON.stringify({ command, cwd, mode: settings.mode, ...decision }, null, 2)}\n`);
+    context.stdout.write(`${JSON.stringify(explainJson(command, cwd, settings.mode, decision), null, 2)}\n`);
   } else {
     context.stdout.write(describe(decision, settings.mode, cwd));
   }
-  return Promise.resolve(0);
+  return Promise.resolve(EXPLAIN_EXIT_CODES[decision.verdict]);
+}
+
+/** The decision with the field names plans and receipts use (`policy`, `preview`, snake_case), plus parts and launch. */
+function explainJson(command: string, cwd: string, mode: string, decision: PolicyDecision) {
+  const { preview } = decision;
+  return {
+    command,
+    cwd,
+    mode,
+    policy: summarizePolicy(decision),
+    parts: decision.parts.map((part) => ({ text: part.text, verdict: part.verdict, rule: part.rule, reason: part.reason })),
+    preview: {
+      executable: preview.executable,
+      files_potentially_touched: [...preview.filesPotentiallyTouched],
+      network_requested: preview.networkRequested,
+      executes_project_code: preview.executesProjectCode,
+      risk: decision.risk,
+    },
+    launch: decision.launch ?? null,
+  };
 }
 
 function describe(decision: PolicyDecision, mode: string, cwd: string): string {

@@ -30,9 +30,11 @@ describe('policy: the work of one evaluation is bounded', () => {
   it('refuses an option cluster longer than 1 024 characters instead of trying every glued value in it', () => {
     expect(judge(`cat -${'n'.repeat(99_990)}`)).toMatchObject({ verdict: 'deny', matchedRule: 'word_too_long' });
     expect(judge(`cat -n${'a/'.repeat(600)}`)).toMatchObject({ verdict: 'deny', matchedRule: 'word_too_long' });
-    // At the default 1 000-character limit no word reaches the bound: a glued link is still found.
+    // At the default 1 000-character limit no word reaches the bound: a glued link is still found (sort's -o takes
+    // the rest of the cluster as its value; cat has no -L, so `cat -nnLINK` is refused as an unknown option).
     fs.symlinkSync(path.join(workspace.base, 'ws-evil', 'x'), path.join(workspace.root, 'LINK'));
-    expect(judge(`cat -${'n'.repeat(900)}LINK`)).toMatchObject({ verdict: 'deny', matchedRule: 'path_escape' });
+    expect(judge(`sort -${'n'.repeat(900)}oLINK`)).toMatchObject({ verdict: 'deny', matchedRule: 'path_escape' });
+    expect(judge(`cat -${'n'.repeat(900)}LINK`)).toMatchObject({ verdict: 'deny', matchedRule: 'unknown_option' });
   });
 
   it('refuses a path-like word longer than PATH_MAX, even one that walks a real deep tree', () => {

@@ -25,6 +25,8 @@ const PROGRAMS = [
   'echo', 'cat', 'ls', 'wc', 'head', 'printf', 'true', 'grep', 'sort', 'touch', 'mkdir', 'cp', 'mv', 'rm', 'tee',
   'ln', 'chmod', 'date', 'test', '[', 'git', 'sleep',
 ];
+/** The shell's builtin: judged (cd-builtin.ts), never a program; what follows runs where it went. */
+const BUILTINS = ['cd'];
 
 interface Run {
   readonly argv: readonly string[];
@@ -43,6 +45,12 @@ const WORDS = [
   'a=', '=a', '=', '--=', '"\\$x"', "'$x'", '\\$x', '"`"', "'`'", '\\`', '"\\\\"', '2\\>&1', '"2>&1"', 'fi;', '\\if',
   // Every reserved word issue 12 names, and the rest of dash's and bash's: each must be refused where a name belongs.
   'for', 'while', 'until', 'case', 'esac', 'elif', 'else', 'fi', 'select', 'function', 'coproc', ']]', "'for'", 'for=1',
+  // Long options of the programs above, written out and abbreviated as getopt_long takes them (options/tables).
+  '--lines=1', '--lin=1', '--li', '--number', '--num', '--number-nonblank', '--output=out', '--out=out', '--o', '--compress-prog=x',
+  '--files0=-', '--reverse', '--rev', '--verbose', '--verb', '--parents', '--par', '--force', '--f', '--ignore-case', '--ignore-c',
+  '--count', '--cou', '--all', '--a', '--color=never', '--col=never', '--colo', '--symbolic', '--sym', '--recursive', '--rec',
+  '--append', '--app', '--date=@0', '--da=@0', '--utc', '--u', '--zz', '--no-clobber', '--no-c', '--interactive=never', '--interac=never',
+  '-nr', '-k2', '-tx', '-n1', '-fs', '--help=x', '--=x', '---x', 'sub',
 ];
 const REDIRECTIONS = [
   '<', '>', '>>', '>|', '<>', '2>&1', '>&2', '1>&2', '>&-', '2>&-', '0<&-', '<&-', '2>', '1>', '0<', '3>', '3<', '9>',
@@ -62,7 +70,8 @@ function generatedLine(random: () => number): string {
   const pipelines = 1 + Math.floor(random() * 3);
   for (let p = 0; p < pipelines; p += 1) {
     if (p > 0) line += pick(random, SEPARATORS);
-    line += random() < 0.93 ? pick(random, PROGRAMS) : pick(random, WORDS);
+    const name = random() < 0.05 ? pick(random, BUILTINS) : pick(random, PROGRAMS);
+    line += random() < 0.93 ? name : pick(random, WORDS);
     const count = Math.floor(random() * 5);
     for (let t = 0; t < count; t += 1) {
       line += pick(random, JOINERS);
@@ -119,18 +128,29 @@ const EDGE_CASES = [
   'git show HEAD >out; git branch -a',
   'git status',
   'echo a;echo b&&echo c',
+  'cd sub && cat x >out',
+  'cd sub && cat ../a',
+  'sort --rev --out=out a && cat --number-n out',
+  'cd sub && touch --no-c new.txt && cd .. && cat sub/x',
   'echo {',
   'echo }',
   'echo !',
 ];
 
 /** Each program run the policy judged, in line order, for a line whose commands are all top-level simple commands. */
-function judgedRuns(parsed: ParsedCommandLine, cwd: string, bin: string, inherited: Record<string, string>): Run[] {
+function judgedRuns(parsed: ParsedCommandLine, startCwd: string, bin: string, inherited: Record<string, string>): Run[] {
   const runs: Run[] = [];
+  let cwd = startCwd;
   for (const item of parsed.list.items) {
     const { commands } = item.pipeline;
     commands.forEach((command, index) => {
       if (command.type !== 'simple') throw new Error(`an allowed line holds a ${command.type}`);
+      if (command.words[0]?.value === 'cd') {
+        // The builtin runs no program; dash moves when the directory exists by the time it gets there.
+        const target = path.resolve(cwd, command.words[command.words.length - 1]?.value ?? '');
+        if (commands.length === 1 && fs.existsSync(target) && fs.statSync(target).isDirectory()) cwd = target;
+        return;
+      }
       const fds: Record<string, string> = { ...inherited };
       if (index > 0) fds['0'] = 'pipe';
       if (index < commands.length - 1) fds['1'] = 'pipe';
@@ -162,11 +182,17 @@ function judgedRuns(parsed: ParsedCommandLine, cwd: string, bin: string, inherit
 }
 
 /** Files written by the line's redirections (where new entries may legitimately appear). */
-function judgedOutputs(parsed: ParsedCommandLine, cwd: string): Set<string> {
+function judgedOutputs(parsed: ParsedCommandLine, startCwd: string): Set<string> {
   const outputs = new Set<string>();
+  let cwd = startCwd;
   for (const item of parsed.list.items) {
     for (const command of item.pipeline.commands) {
       if (command.type !== 'simple') continue;
+      if (command.words[0]?.value === 'cd') {
+        const target = path.resolve(cwd, command.words[command.words.length - 1]?.value ?? '');
+        if (item.pipeline.commands.length === 1 && fs.existsSync(target) && fs.statSync(target).isDirectory()) cwd = target;
+        continue;
+      }
       for (const redirection of command.redirections) {
         if (['>', '>>', '>|', '<>'].includes(redirection.operator)) outputs.add(path.resolve(cwd, redirection.target.value));
       }

@@ -100,9 +100,11 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
       // Contents carried straight into an existing directory: they land one level higher than `sub/deeper/...`.
       ['cp -r sub/deeper/. d', 'deny', 'symlink_target'],
       ['cp -a sub/deeper/. .', 'deny', 'symlink_target'],
-      ['cp -t . -r sub/deeper', 'deny', 'target_directory'],
+      // -t DIR is the destination written first (read through cp's option table): judged where it lands.
+      ['cp -t . -r sub/deeper', 'deny', 'symlink_target'],
+      ['cp --target=. -r sub/deeper', 'deny', 'symlink_target'],
       ['cp -rT sub/deeper deep', 'deny', 'target_directory'],
-      ['mv -t . sub/deeper', 'deny', 'target_directory'],
+      ['mv -t . sub/deeper', 'deny', 'symlink_target'],
       // Landing as deep as it was, or deeper, keeps the link inside: allowed, and run.
       ['cp -r sub/deeper sub/other', 'allow'],
       ['cp -r sub deep/er', 'allow'],

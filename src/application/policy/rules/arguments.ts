@@ -24,8 +24,8 @@ function isOption(value: string): boolean {
 }
 
 /**
- * True when an option is present: a long name exactly or as `--name=value`, or a short letter alone or inside a
- * cluster (`-sL` contains `L`). Clusters are read generously: a denial on a look-alike value is the safe error.
+ * True when an option is present in arguments read through the program's option table (options/option-reader.ts):
+ * a long name exactly or as `--name=value`, or a short letter as `-x` or `-xVALUE` (clusters are already split).
  */
 export function hasOption(options: readonly string[], spec: { short?: string; long?: readonly string[] }): boolean {
   return options.some((option) => {
@@ -33,7 +33,7 @@ export function hasOption(options: readonly string[], spec: { short?: string; lo
       const name = option.split('=', 1)[0] as string;
       return spec.long?.includes(name) ?? false;
     }
-    return spec.short !== undefined && [...option.slice(1)].some((letter) => spec.short?.includes(letter));
+    return spec.short !== undefined && option.length >= 2 && spec.short.includes(option[1] as string);
   });
 }
 

@@ -27,6 +27,11 @@ export interface JudgeContext {
   readonly inspector: PathInspector;
   /** Absolute working directory of the request. */
   readonly cwd: string;
+  /**
+   * The cwd was set by a `cd` earlier in the line to a directory the line itself may create (`mkdir b && cd b &&
+   * ls`): a missing directory inside the workspace is accepted (the command fails there if it is still missing).
+   */
+  readonly cwdFromCd?: boolean;
 }
 
 function judgement(verdict: PolicyVerdict, risk: RiskLevel, rule: string, reason: string, facts: PreviewFacts): Judgement {

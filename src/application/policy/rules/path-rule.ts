@@ -70,6 +70,11 @@ function argumentCandidates(args: readonly Word[]): PathCandidate[] {
       endOfOptions = true;
       continue;
     }
+    if (word.optionValueStart !== undefined) {
+      // Read through the program's option table: exactly one value, wherever it was written.
+      candidates.push({ token: value, path: value.slice(word.optionValueStart), strict: false });
+      continue;
+    }
     const equals = value.indexOf('=');
     if (equals > 0) {
       const option = value.slice(0, equals);
@@ -107,7 +112,8 @@ export function findOverlongWord(args: readonly Word[], redirections: readonly R
   for (const word of [...args, ...redirections.map((redirection) => redirection.target)]) {
     const value = word.value;
     if (value.length > PATH_MAX && value.includes('/')) return `a path-like word longer than ${PATH_MAX} characters is not judged`;
-    if (value.length > MAX_OPTION_CLUSTER && value.startsWith('-') && !value.startsWith('--') && !value.includes('=')) {
+    const cluster = value.startsWith('-') && !value.startsWith('--') && !value.includes('=') && word.optionValueStart === undefined;
+    if (value.length > MAX_OPTION_CLUSTER && cluster) {
       return `an option word longer than ${MAX_OPTION_CLUSTER} characters is not judged; pass its value as its own word`;
     }
   }

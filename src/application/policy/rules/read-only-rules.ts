@@ -11,7 +11,7 @@ const SYMLINK_FOLLOWING: Readonly<Record<string, { short?: string; long?: readon
   rg: { short: 'L', long: ['--follow'] },
   tree: { short: 'l' },
   cp: { short: 'LH', long: ['--dereference'] },
-  // GNU diff -r reads through symlinks found inside the compared directories.
+  // GNU diff -r reads through symlinks found inside the compared directories (unless --no-dereference).
   diff: { short: 'r', long: ['--recursive'] },
   file: { short: 'L', long: ['--dereference'] },
 };
@@ -21,10 +21,11 @@ const FIND_SYMLINK_FLAGS = new Set(['-H', '-L', '-follow']);
 export function judgeSymlinkFollowing(executable: string, args: readonly Word[]): Judgement | null {
   const values = args.map((word) => word.value);
   const spec = SYMLINK_FOLLOWING[executable];
+  const options = splitArguments(args).options;
   const follows =
     executable === 'find'
       ? values.some((value) => FIND_SYMLINK_FLAGS.has(value))
-      : spec !== undefined && hasOption(splitArguments(args).options, spec);
+      : spec !== undefined && hasOption(options, spec) && !(executable === 'diff' && hasOption(options, { long: ['--no-dereference'] }));
   return follows ? deny('symlink_follow', 'options that follow symlinks are blocked') : null;
 }
 
@@ -47,9 +48,14 @@ export function judgeReadOnlyOptions(executable: string, args: readonly Word[]):
         ? deny('find_action', 'find actions that execute or modify files are blocked')
         : null;
     case 'rg':
-      return values.some((value) => RIPGREP_PREPROCESSORS.has(value.split('=', 1)[0] as string))
-        ? deny('ripgrep_preprocessor', 'ripgrep preprocessors are blocked')
+      if (values.some((value) => RIPGREP_PREPROCESSORS.has(value.split('=', 1)[0] as string))) {
+        return deny('ripgrep_preprocessor', 'ripgrep preprocessors are blocked');
+      }
+      return hasOption(options, { short: 'z', long: ['--search-zip'] })
+        ? deny('unsafe_option', 'rg --search-zip runs decompression programs')
         : null;
+    case 'diff':
+      return hasOption(options, { short: 'l', long: ['--paginate'] }) ? deny('unsafe_option', 'diff --paginate runs pr') : null;
     case 'sort':
       return hasOption(options, { long: ['--compress-program'] })
         ? deny('unsafe_option', 'sort --compress-program runs another program')
@@ -62,8 +68,14 @@ export function judgeReadOnlyOptions(executable: string, args: readonly Word[]):
         ? deny('unsafe_option', 'checksum lists name files the policy cannot inspect')
         : null;
     case 'tree':
+      if (hasOption(options, { long: ['--fromfile', '--fromtabfile'] })) {
+        return deny('unsafe_option', 'tree --fromfile reads a listing the policy cannot inspect');
+      }
       return hasOption(options, { short: 'R' }) ? deny('unsafe_option', 'tree -R writes listing files') : null;
     case 'file':
+      if (hasOption(options, { short: 'zZ', long: ['--uncompress', '--uncompress-noreport'] })) {
+        return deny('unsafe_option', 'file --uncompress runs decompression programs');
+      }
       return hasOption(options, { short: 'C', long: ['--compile'] })
         ? deny('unsafe_option', 'file --compile writes a magic database')
         : null;

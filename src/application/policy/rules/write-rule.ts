@@ -32,7 +32,8 @@ export function judgeBroadDeletion(executable: string, args: readonly Word[], co
 
 /** cp, mkdir, mv, rm, touch, tee, ln -s and chmod; `outputs` are files written through redirections. */
 export function judgeWrite(executable: string, args: readonly Word[], outputs: readonly string[], context: JudgeContext): Judgement {
-  const { options, operands } = splitArguments(args);
+  const { options } = splitArguments(args);
+  let { operands } = splitArguments(args);
   if (executable === 'chmod') return judgeChmod(args, outputs, context);
   if (executable === 'ln') {
     const problem = judgeSymbolicLink(options, operands, context);
@@ -45,10 +46,15 @@ export function judgeWrite(executable: string, args: readonly Word[], outputs: r
     return denySpecialBits();
   }
   if (executable === 'cp' || executable === 'mv') {
-    // -t names the directory first and -T merges into an existing one: where the sources land would be misread.
-    if (hasOption(options, { short: 'tT', long: ['--target-directory', '--no-target-directory'] })) {
-      return deny('target_directory', `${executable} -t and -T are not supported; name the destination as the last argument`);
+    // -T merges into an existing directory: where the sources land would be misread.
+    if (hasOption(options, { short: 'T', long: ['--no-target-directory'] })) {
+      return deny('target_directory', `${executable} -T is not supported; name the destination as the last argument`);
     }
+    // `-t DIR` (read through the option table, so its value is exact) is the destination written first.
+    const targets = optionValues(args, ['-t', '--target-directory']);
+    if (targets.length > 1) return deny('target_directory', `${executable} takes one -t directory`);
+    const targetWord = targets.length === 1 ? args.find((word) => hasOption([word.value], { short: 't', long: ['--target-directory'] })) : undefined;
+    if (targetWord !== undefined) operands = [...operands, { ...targetWord, value: targets[0] as string }];
     const escape = findEscapeIntoDirectory(operands, context);
     if (escape !== null) return deny('path_escape', `path escapes the workspace: ${escape}`);
     if (executable === 'mv' || hasOption(options, LINK_PRESERVING_COPY)) {
