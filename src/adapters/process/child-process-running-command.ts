@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { CommandNotRunning, InputClosed, OutputRangeInvalid } from '../../domain/execution/execution-errors.js';
 import type { RunningCommand } from '../../domain/execution/execution-session.js';
 import type {
@@ -13,6 +13,14 @@ import type {
 import type { ConfinedLaunch } from '../../domain/execution/command-confinement.js';
 import { OutputBuffer } from './output-buffer.js';
 import { groupIsAlive, signalGroup, terminateGroup } from './process-group.js';
+
+/** Writes the launcher's set-up input to descriptor 3 and closes it; a launcher that died early only loses it. */
+function writeSetupInput(child: ChildProcess, input: Uint8Array): void {
+  const channel = child.stdio[3] as Writable | null | undefined;
+  if (!channel) return;
+  channel.on('error', () => undefined);
+  channel.end(input);
+}
 
 /** How a command talks back to its session. */
 export interface CommandEventSink {
@@ -83,16 +91,18 @@ export class ChildProcessRunningCommand implements RunningCommand {
     });
     options.events.publish({ type: 'command_started', command: options.commandText, ...this.eventHeader() });
 
-    const { file, args, cwd, environment } = options.confined;
+    const { file, args, cwd, environment, setupInput } = options.confined;
     let child: ChildProcess;
     try {
       child = spawn(file, [...args], {
         cwd,
         env: environment,
         detached: true,
-        // A closed stdin is /dev/null (the seed's DEVNULL): no pipe to create and shut for most commands.
-        stdio: [options.launch.stdin === 'open' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+        // A closed stdin is /dev/null (the seed's DEVNULL): no pipe to create and shut for most commands. Descriptor
+        // 3 only carries the launcher's set-up input (it reads it to the end and closes it before the command runs).
+        stdio: [options.launch.stdin === 'open' ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(setupInput === undefined ? [] : ['pipe' as const])],
       });
+      if (setupInput !== undefined) writeSetupInput(child, setupInput);
     } catch (error) {
       // Invalid arguments (a NUL byte, say) throw synchronously instead of emitting 'error'.
       this.failToStart(error);

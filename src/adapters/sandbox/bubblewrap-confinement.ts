@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type {
   CommandConfinement,
   ConfinementReadiness,
@@ -25,6 +27,24 @@ const INSTALL_HINT =
   'if it is elsewhere, then restart the server. `term-mcp doctor` checks it. TERM_MCP_SANDBOX=off runs commands ' +
   'without a sandbox (not recommended).';
 const SOCAT_HINT = 'Install socat (Debian/Ubuntu: apt-get install socat), or turn ALLOW_NETWORK off, then restart the server.';
+
+/**
+ * Runs `run` with the set-up input (the seccomp program) readable on descriptor 3, for a synchronous spawn: from a
+ * private temporary file, since spawnSync can only feed stdin.
+ */
+export function withSetupInput<T>(input: Uint8Array | undefined, run: (descriptor: number[]) => T): T {
+  if (input === undefined) return run([]);
+  const directory = mkdtempSync(path.join(tmpdir(), 'term-mcp-setup-'));
+  const file = path.join(directory, 'input');
+  writeFileSync(file, input, { mode: 0o600 });
+  const descriptor = openSync(file, 'r');
+  try {
+    return run([descriptor]);
+  } finally {
+    closeSync(descriptor);
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
 
 /**
  * Launches every command inside its own bubblewrap sandbox, with the profile's argv built once (a bare bwrap launch
@@ -65,6 +85,7 @@ export class BubblewrapConfinement implements CommandConfinement {
       cwd: request.cwd,
       // Only the private /tmp is writable outside the workspace.
       environment: { ...request.environment, ...this.proxyEnvironment, TMPDIR: '/tmp' },
+      ...(this.profile.seccompProgram === undefined ? {} : { setupInput: this.profile.seccompProgram }),
     };
   }
 
@@ -101,8 +122,12 @@ export class BubblewrapConfinement implements CommandConfinement {
         return { ready: false, reason: `socat (needed by ALLOW_NETWORK) not found at ${this.profile.network.socatPath}`, fix: SOCAT_HINT };
       }
     }
-    const args = [...this.fixedArguments, ...currentArguments(this.profile), '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
-    const result = spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+    // The fixed arguments only: what a command's workspace holds (a planted link) must not make the sandbox look
+    // unavailable; such a failure is that command's own (sandbox_setup_failed).
+    const args = [...this.fixedArguments, '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
+    const result = withSetupInput(this.profile.seccompProgram, (descriptor) =>
+      spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe', ...descriptor], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }),
+    );
     if (result.error) {
       const code = (result.error as NodeJS.ErrnoException).code;
       const reason = code === 'ENOENT' ? `bubblewrap not found at ${this.profile.bwrapPath}` : `cannot run ${this.profile.bwrapPath}: ${result.error.message}`;

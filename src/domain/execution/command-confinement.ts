@@ -40,6 +40,8 @@ export interface ConfinedLaunch {
   /** Where to spawn the launcher (the command itself runs in the request's cwd inside the confinement). */
   readonly cwd: string;
   readonly environment: Readonly<Record<string, string>>;
+  /** Bytes the launcher reads on descriptor 3 while it sets the confinement up (bubblewrap's seccomp program). */
+  readonly setupInput?: Uint8Array;
 }
 
 /** Whether commands can be confined here; when not, why and how to fix it. */

@@ -86,6 +86,10 @@ describe('BubblewrapConfinement', () => {
       workspaceWritable: false,
       network: 'off',
       hiddenPaths: [path.dirname(workspace), path.join(workspace, 'secret'), path.join(workspace, 'private'), path.join(workspace, 'absent')],
+      hiddenHomes: [],
+      homeAllowList: [],
+      rootOnlyReadable: [],
+      seccompProgram: undefined,
       limits: TEST_LIMITS,
     });
     expect(args).toEqual(['--ro-bind', '/dev/null', path.join(workspace, 'secret'), '--tmpfs', path.join(workspace, 'private'), '--remount-ro', path.join(workspace, 'private')]);
