@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CREDENTIAL_FILES,
@@ -12,6 +12,7 @@ import {
   RUNNING_AS_ROOT,
   serverUserLauncher,
 } from '../support/sandbox-attack';
+import { waitFor } from '../adapters/process/process-probe';
 import { modern, StdioPeer } from '../support/stdio-peer';
 import { makeTempWorkspace } from '../support/workspace';
 
@@ -245,6 +246,80 @@ describe.each(users)('the server run as %s: a command in the sandbox', (who) => 
     } finally {
       await peer.end();
       tearDown(scene);
+    }
+  });
+});
+
+/** Zombies whose parent is `parentPid` (host PIDs). */
+function zombieChildren(parentPid: number): number {
+  let count = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z' && Number(parent) === parentPid) count += 1;
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return count;
+}
+
+/** The host PID of the one child of `pid` (the server that `unshare --fork` started as PID 1 of its namespace). */
+function onlyChild(pid: number): number {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((entry) => entry !== '');
+  if (children.length !== 1) throw new Error(`expected one child of ${pid}, found ${children.join(', ') || 'none'}`);
+  return Number(children[0]);
+}
+
+(RUNNING_AS_ROOT ? describe.each(users) : describe.skip.each(users))('the server as PID 1 of its own PID namespace, run as %s (a container without an init)', (who) => {
+  const COMMANDS = 8;
+  let workspace: { root: string; remove(): void };
+  let outside: { root: string; remove(): void };
+
+  beforeEach(() => {
+    workspace = makeTempWorkspace('term-mcp-pid1-');
+    outside = makeOutsideDir('term-mcp-pid1-');
+    chmodSync(workspace.root, 0o777);
+  });
+
+  afterEach(() => {
+    workspace.remove();
+    outside.remove();
+  });
+
+  async function runCommands(env: Record<string, string>): Promise<{ peer: StdioPeer; serverPid: number }> {
+    const peer = new StdioPeer(
+      { WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', ...env },
+      ['stdio'],
+      ['unshare', '--pid', '--fork', '--mount-proc', ...serverUserLauncher(who)],
+    );
+    for (let index = 0; index < COMMANDS; index += 1) {
+      const answer = await peer.request(modern('tools/call', `echo-${index}`, { name: 'terminal_execute', arguments: { command: `echo run-${index}` } }), 30_000);
+      expect(answer.result).toMatchObject({ isError: false, structuredContent: { status: 'succeeded', stdout: `run-${index}\n` } });
+    }
+    return { peer, serverPid: onlyChild(peer.child.pid ?? 0) };
+  }
+
+  it(`leaves no zombie after ${COMMANDS} commands: every bwrap process is reaped`, async () => {
+    const { peer, serverPid } = await runCommands({});
+    try {
+      expect(readFileSync(`/proc/${serverPid}/status`, 'utf8')).toMatch(/^NSpid:\s+\d+\s+1$/m);
+      expect(zombieChildren(serverPid)).toBe(0);
+    } finally {
+      await peer.end();
+    }
+  });
+
+  it('control: with a bwrap init between the server and the command (no --as-pid-1), zombies pile up', async () => {
+    const withInit = path.join(outside.root, 'bwrap-with-init');
+    writeFileSync(withInit, '#!/bin/sh\nfor a do shift; [ "$a" = --as-pid-1 ] || set -- "$@" "$a"; done\nexec /usr/bin/bwrap "$@"\n', { mode: 0o755 });
+    const { peer, serverPid } = await runCommands({ TERM_MCP_BWRAP: withInit });
+    try {
+      await waitFor(() => zombieChildren(serverPid) > 0, 'a bwrap init left unreaped', 30_000);
+    } finally {
+      await peer.end();
     }
   });
 });
