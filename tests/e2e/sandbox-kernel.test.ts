@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CREDENTIAL_FILES,
@@ -320,6 +320,38 @@ function onlyChild(pid: number): number {
       await waitFor(() => zombieChildren(serverPid) > 0, 'a bwrap init left unreaped', 30_000);
     } finally {
       await peer.end();
+    }
+  });
+});
+
+describe.each(users)('a link planted where the sandbox binds a protected path, server as %s', (who) => {
+  it('fails that command with sandbox_setup_failed and bwrap\'s own message; a command that only prints "bwrap:" is its own failure', async () => {
+    const workspace = makeTempWorkspace('term-mcp-setup-');
+    symlinkSync('/etc/hostname', path.join(workspace.root, '.mcp.json'));
+    chmodSync(workspace.root, 0o777);
+    if (who === 'nobody') execFileSync('chown', ['-R', '-h', `${NOBODY}:${NOBODY}`, workspace.root]);
+    const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'sandboxed' }, ['stdio'], serverUserLauncher(who));
+    try {
+      const planted = await peer.request(modern('tools/call', 'planted', { name: 'terminal_execute', arguments: { command: 'echo ran > ran.txt' } }), 30_000);
+      expect(planted.result).toMatchObject({
+        isError: true,
+        structuredContent: {
+          code: 'sandbox_setup_failed',
+          message: expect.stringMatching(/bwrap: .*\.mcp\.json/),
+          next_step: expect.stringContaining('ask the user to remove or replace that path'),
+        },
+      });
+      expect(existsSync(path.join(workspace.root, 'ran.txt'))).toBe(false);
+      // The bwrap message printed by a command that ran is that command's failure, not a set-up failure.
+      rmSync(path.join(workspace.root, '.mcp.json'));
+      const faked = await peer.request(modern('tools/call', 'faked', { name: 'terminal_execute', arguments: { command: "echo 'bwrap: Can not create file' >&2; exit 1" } }), 30_000);
+      // A receipt (a failed command is a tool error with its receipt), not the set-up error.
+      const receipt = (faked.result as { structuredContent: Record<string, unknown> }).structuredContent;
+      expect(receipt).toMatchObject({ status: 'failed', exit_code: 1, stderr: 'bwrap: Can not create file\n' });
+      expect(receipt.code).toBeUndefined();
+    } finally {
+      await peer.end();
+      workspace.remove();
     }
   });
 });

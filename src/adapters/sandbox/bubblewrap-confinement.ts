@@ -28,6 +28,17 @@ const INSTALL_HINT =
   'without a sandbox (not recommended).';
 const SOCAT_HINT = 'Install socat (Debian/Ubuntu: apt-get install socat), or turn ALLOW_NETWORK off, then restart the server.';
 
+/** Where bwrap writes its JSON status (`--json-status-fd`). */
+export const SETUP_STATUS_DESCRIPTOR = 4;
+
+/**
+ * bwrap's JSON status: `{ "child-pid": ... }` once it cloned, `{ "exit-code": N }` when the command it started has
+ * exited. No exit code means it failed before starting the command (a mount it could not make), or was killed.
+ */
+export function setupCompletedFromStatus(report: string): boolean {
+  return /"exit-code"\s*:/.test(report);
+}
+
 /**
  * Runs `run` with the set-up input (the seccomp program) readable on descriptor 3, for a synchronous spawn: from a
  * private temporary file, since spawnSync can only feed stdin.
@@ -75,6 +86,8 @@ export class BubblewrapConfinement implements CommandConfinement {
       file: this.profile.bwrapPath,
       args: [
         ...this.fixedArguments,
+        // Says whether the set-up completed: bwrap writes an exit code there only for a command it started.
+        '--json-status-fd', String(SETUP_STATUS_DESCRIPTOR),
         ...currentArguments(this.profile),
         '--chdir', request.cwd,
         '--',
@@ -86,6 +99,7 @@ export class BubblewrapConfinement implements CommandConfinement {
       // Only the private /tmp is writable outside the workspace.
       environment: { ...request.environment, ...this.proxyEnvironment, TMPDIR: '/tmp' },
       ...(this.profile.seccompProgram === undefined ? {} : { setupInput: this.profile.seccompProgram }),
+      setupCompleted: setupCompletedFromStatus,
     };
   }
 

@@ -80,7 +80,7 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
   try {
     const launch = confinement.confine({ launch: { kind: 'shell', script: PROBE_SCRIPT(outsideFile) }, cwd: config.workspaceRoot, environment: { PATH: '/usr/bin:/bin' } });
     const result = withSetupInput(launch.setupInput, (descriptor) =>
-      spawnSync(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.environment, encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe', ...descriptor] }),
+      spawnSync(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.environment, encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe', descriptor[0] ?? 'ignore', 'pipe'] }),
     );
     if (result.status !== 0) return { ok: false, detail: `the probe sandbox failed (exit ${String(result.status)}): ${result.stderr.trim()}`, required: true };
     const interfaces = probeLines(result.stdout, 'IF').map(([name]) => name);
