@@ -21,7 +21,7 @@ export interface RootOnlyScan {
 }
 
 /**
- * Every directory others may not list or enter, and every regular file others may not read, under `trees`: what
+ * Every directory others may not list or enter, and every non-empty regular file others may not read, under `trees`: what
  * uid 0 without capabilities can still read as owner or group, and what the sandbox of a server run as root must
  * mask. A masked directory is not walked further. Links are not followed; `skip` (the workspace, hidden homes, the
  * allow list) and whatever holds them are left alone.
@@ -55,7 +55,8 @@ export function findRootOnlyReadable(trees: readonly string[], skip: readonly st
         return;
       }
       for (const name of names.sort()) visit(path.join(target, name));
-    } else if (stats.isFile() && (stats.mode & WORLD_READABLE) === 0 && !holdsOrIsSkipped(target)) {
+    } else if (stats.isFile() && stats.size > 0 && (stats.mode & WORLD_READABLE) === 0 && !holdsOrIsSkipped(target)) {
+      // Empty files (locks, mostly) hold nothing to read, and every mask costs each command's set-up a mount.
       entries.push({ path: target, directory: false });
     }
   };
