@@ -72,12 +72,12 @@ export function hiddenPaths(config: Config): { hidden: string[]; notHidden: stri
  * /root, other users'), but the allow list inside them; and, for a server run as root, every file and directory only
  * root may read under the system trees (uid 0 keeps reading those as their owner, capabilities or not).
  */
-export function hiddenHomeProfile(config: Config): Pick<BubblewrapProfile, 'hiddenHomes' | 'homeAllowList' | 'rootOnlyReadable'> & { rootScanTruncated: boolean } {
+export function hiddenHomeProfile(config: Config): Pick<BubblewrapProfile, 'hiddenHomes' | 'homeAllowList' | 'rootOnlyReadable'> {
   const hiddenHomes = homesToHide(config.homeDir, config.workspaceRoot);
   const homeAllowList = hiddenHomes.flatMap((home) => config.sandboxHomeAllow.map((relative) => path.join(home, relative)));
   const asRoot = process.getuid?.() === 0;
-  const scan = asRoot ? findRootOnlyReadable(ROOT_ONLY_SCAN_TREES, [config.workspaceRoot, ...hiddenHomes]) : { entries: [], truncated: false };
-  return { hiddenHomes, homeAllowList, rootOnlyReadable: scan.entries, rootScanTruncated: scan.truncated };
+  const rootOnlyReadable = asRoot ? findRootOnlyReadable(ROOT_ONLY_SCAN_TREES, [config.workspaceRoot, ...hiddenHomes]).entries : [];
+  return { hiddenHomes, homeAllowList, rootOnlyReadable };
 }
 
 export function sandboxProfile(config: Config, policy: PolicySettings, network: 'off' | FilteredNetwork = 'off'): BubblewrapProfile {

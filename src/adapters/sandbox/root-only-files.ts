@@ -16,7 +16,7 @@ const WORLD_SEARCHABLE = 0o001;
 
 export interface RootOnlyScan {
   readonly entries: MaskedEntry[];
-  /** True when the walk stopped at its bound: entries past it are not masked (the start-up log says so). */
+  /** True when the walk stopped at its bound: entries past it are not masked. */
   readonly truncated: boolean;
 }
 
