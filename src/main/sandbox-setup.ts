@@ -76,7 +76,7 @@ export function hiddenHomeProfile(config: Config): Pick<BubblewrapProfile, 'hidd
   const hiddenHomes = homesToHide(config.homeDir, config.workspaceRoot);
   const homeAllowList = hiddenHomes.flatMap((home) => config.sandboxHomeAllow.map((relative) => path.join(home, relative)));
   const asRoot = process.getuid?.() === 0;
-  const rootOnlyReadable = asRoot ? findRootOnlyReadable(ROOT_ONLY_SCAN_TREES, [config.workspaceRoot, ...hiddenHomes]).entries : [];
+  const rootOnlyReadable = asRoot ? findRootOnlyReadable(ROOT_ONLY_SCAN_TREES, [config.workspaceRoot, ...hiddenHomes], { uid: 0, groups: process.getgroups?.() ?? [0] }).entries : [];
   return { hiddenHomes, homeAllowList, rootOnlyReadable };
 }
 

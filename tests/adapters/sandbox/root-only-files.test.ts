@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findRootOnlyReadable } from '../../../src/adapters/sandbox/root-only-files';
 
@@ -21,7 +21,15 @@ describe('findRootOnlyReadable', () => {
     mkdirSync(at('kept'));
     writeFileSync(at('kept/secret'), 'x', { mode: 0o600 });
     symlinkSync(at('etc/shadow'), at('link-to-shadow'));
-    expect(findRootOnlyReadable([tree], [at('kept')])).toEqual({
+    const reader = { uid: process.getuid?.() ?? 0, groups: process.getgroups?.() ?? [0] };
+    if (reader.uid === 0) {
+      // Another user's 0600 file and 0700 directory: uid 0 without capabilities cannot read them anyway, no mask.
+      writeFileSync(at('etc/postgres.conf'), 'x', { mode: 0o600 });
+      mkdirSync(at('etc/postgres-data'), { mode: 0o700 });
+      chownSync(at('etc/postgres.conf'), 65534, 65534);
+      chownSync(at('etc/postgres-data'), 65534, 65534);
+    }
+    expect(findRootOnlyReadable([tree], [at('kept')], reader)).toEqual({
       entries: [
         { path: at('etc/shadow'), directory: false },
         { path: at('etc/ssl/private'), directory: true },
