@@ -161,7 +161,7 @@ export function baseArguments(profile: BubblewrapProfile): string[] {
 function hiddenHomeArguments(profile: BubblewrapProfile): string[] {
   const args: string[] = [];
   for (const home of profile.hiddenHomes) {
-    args.push('--perms', '0755', '--size', String(HIDDEN_HOME_TMPFS_BYTES), '--tmpfs', home);
+    args.push('--perms', '0755', '--size', String(EMPTY_TMPFS_BYTES), '--tmpfs', home);
     for (const allowed of profile.homeAllowList) {
       if (isAtOrBelow(home, allowed) && kindOf(allowed) !== undefined) args.push('--ro-bind', allowed, allowed);
     }
@@ -169,11 +169,11 @@ function hiddenHomeArguments(profile: BubblewrapProfile): string[] {
   return args;
 }
 
-/** Enough for the mount points of the allow list and the workspace; nothing else is ever written there. */
-const HIDDEN_HOME_TMPFS_BYTES = 1024 * 1024;
+/** Hidden homes and masked directories: enough for the mount points bound inside; read-only once set up. */
+const EMPTY_TMPFS_BYTES = 1024 * 1024;
 
 function maskArguments(target: string, directory: boolean): string[] {
-  return directory ? ['--perms', '0755', '--size', String(HIDDEN_HOME_TMPFS_BYTES), '--tmpfs', target, '--remount-ro', target] : ['--ro-bind', '/dev/null', target];
+  return directory ? ['--perms', '0755', '--size', String(EMPTY_TMPFS_BYTES), '--tmpfs', target, '--remount-ro', target] : ['--ro-bind', '/dev/null', target];
 }
 
 /** Under a hidden home and neither the workspace nor on the allow list: already invisible, no mask needed. */
