@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ConfinementReadiness } from '../../domain/execution/command-confinement.js';
 import { FIXED_SHELL } from '../../domain/execution/trusted-launch.js';
@@ -112,7 +112,7 @@ function kindOf(target: string): Kind {
 /**
  * The bwrap arguments that do not change between commands: the host read-only, a fresh /dev, /proc of a new PID
  * namespace, a private sized /tmp, the namespaces (a user namespace of its own, every capability dropped), hidden
- * homes and root-only files, then the workspace. Computed once.
+ * homes, then the workspace. Computed once.
  */
 export function baseArguments(profile: BubblewrapProfile): string[] {
   const { tmpBytes, shmBytes } = profile.limits;
@@ -150,7 +150,6 @@ export function baseArguments(profile: BubblewrapProfile): string[] {
     // controlling terminal to inject keystrokes into (the server spawns it detached, with pipes).
     '--die-with-parent',
     ...hiddenHomeArguments(profile),
-    ...profile.rootOnlyReadable.flatMap((entry) => maskArguments(entry.path, entry.directory)),
     profile.workspaceWritable ? '--bind' : '--ro-bind', profile.workspaceRoot, profile.workspaceRoot,
     // Read-only again once the allow list and the workspace are bound inside them (a writable tmpfs pins memory).
     ...profile.hiddenHomes.flatMap((home) => ['--remount-ro', home]),
@@ -176,6 +175,16 @@ function maskArguments(target: string, directory: boolean): string[] {
   return directory ? ['--perms', '0755', '--size', String(EMPTY_TMPFS_BYTES), '--tmpfs', target, '--remount-ro', target] : ['--ro-bind', '/dev/null', target];
 }
 
+/** The masked entry still exists, as what it was (not replaced by a link, which the mount would follow). */
+function stillThere(entry: MaskedEntry): boolean {
+  try {
+    const stats = lstatSync(entry.path);
+    return entry.directory ? stats.isDirectory() : stats.isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Under a hidden home and neither the workspace nor on the allow list: already invisible, no mask needed. */
 function insideHiddenHome(profile: BubblewrapProfile, target: string): boolean {
   if (!profile.hiddenHomes.some((home) => isAtOrBelow(home, target))) return false;
@@ -194,6 +203,10 @@ export function currentArguments(profile: BubblewrapProfile): string[] {
       const target = path.join(profile.workspaceRoot, relative);
       if (kindOf(target) !== undefined) args.push('--ro-bind', target, target);
     }
+  }
+  // Found at start-up; one removed since (a directory of /var/tmp, say) must not break every later command's set-up.
+  for (const entry of profile.rootOnlyReadable) {
+    if (stillThere(entry)) args.push(...maskArguments(entry.path, entry.directory));
   }
   for (const hidden of profile.hiddenPaths) {
     // A hidden path that holds the workspace (the server run from its own checkout) cannot be hidden without hiding
