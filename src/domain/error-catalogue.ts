@@ -49,6 +49,7 @@ export const DOMAIN_ERRORS = Object.freeze({
   input_closed: { category: 'conflict' },
   output_range_invalid: { category: 'invalid' },
   sandbox_unavailable: { category: 'unavailable' },
+  sandbox_setup_failed: { category: 'conflict' },
   // src/domain/policy/policy-errors.ts
   policy_file_invalid: { category: 'invalid' },
   shell_syntax_error: { category: 'invalid' },

@@ -33,6 +33,22 @@ const domainList = csv.superRefine((entries, context) => {
   }
 });
 
+/**
+ * Toolchains that commonly live in a home (version managers, language toolchains, user-installed binaries): read-only
+ * inside the sandbox though the home is hidden. None holds credentials; ~/.cargo and ~/.local are allowed only in
+ * their bin/ (their other files include registry tokens and application data).
+ */
+export const DEFAULT_HOME_ALLOW_LIST = ['.cargo/bin', '.rustup', '.nvm', '.volta', '.pyenv', '.local/bin', 'go/bin', '.deno/bin', '.bun/bin'] as const;
+/** Comma-separated paths relative to a home, without `..`; empty turns the allow list off. */
+const homeAllowList = csv.superRefine((entries, context) => {
+  for (const entry of entries) {
+    if (path.isAbsolute(entry) || entry.split('/').some((part) => part === '..' || part === '.')) {
+      context.addIssue({ code: 'custom', message: `${entry}: must be a path relative to the home directory, without . or ..` });
+      return;
+    }
+  }
+});
+
 /** One row per setting: its key, the environment variable(s) that set it (first wins), an optional flag. */
 const SETTINGS = {
   workspaceRoot: { env: ['WORKSPACE_ROOT'], flag: 'workspace', schema: z.string().min(1) },
@@ -64,7 +80,12 @@ const SETTINGS = {
   sandboxProcesses: { env: ['TERM_MCP_SANDBOX_PROCESSES'], schema: positiveInt.default(1024) },
   sandboxFileSizeMb: { env: ['TERM_MCP_SANDBOX_FILE_SIZE_MB'], schema: positiveInt.default(1024) },
   sandboxCpuSeconds: { env: ['TERM_MCP_SANDBOX_CPU_SECONDS'], schema: positiveInt.default(600) },
-  // The server user's home, whose credentials (~/.ssh, ~/.aws...) the sandbox hides.
+  // Sizes of the sandbox's private /tmp and /dev/shm (tmpfs: memory a command can pin whatever its address-space limit).
+  sandboxTmpMb: { env: ['TERM_MCP_SANDBOX_TMP_MB'], schema: positiveInt.default(1024) },
+  sandboxShmMb: { env: ['TERM_MCP_SANDBOX_SHM_MB'], schema: positiveInt.default(64) },
+  // Toolchain directories, relative to a hidden home, that commands may still read (the rest of every home is hidden).
+  sandboxHomeAllow: { env: ['TERM_MCP_SANDBOX_HOME_ALLOW'], schema: homeAllowList.default([...DEFAULT_HOME_ALLOW_LIST]) },
+  // $HOME: hidden from commands as well as the home the passwd database gives the server's user (docs/security.md).
   homeDir: { env: ['HOME'], schema: z.string().min(1).optional() },
   // HTTP transport
   host: { env: ['HOST'], flag: 'host', schema: z.string().min(1).default('127.0.0.1') },

@@ -4,6 +4,9 @@ import type { PolicySettings } from '../application/policy/policy-settings.js';
 import { BubblewrapConfinement } from '../adapters/sandbox/bubblewrap-confinement.js';
 import type { BubblewrapProfile, FilteredNetwork } from '../adapters/sandbox/bubblewrap-profile.js';
 import { FilteringProxy, type ProxyDecision } from '../adapters/sandbox/filtering-proxy.js';
+import { homesToHide } from '../adapters/sandbox/host-homes.js';
+import { findRootOnlyReadable, ROOT_ONLY_SCAN_TREES } from '../adapters/sandbox/root-only-files.js';
+import { keyringSeccompProgram } from '../adapters/sandbox/seccomp-filter.js';
 import { UnconfinedLaunch } from '../adapters/sandbox/unconfined-launch.js';
 import { locateStaticDir } from '../adapters/web/static-dir.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
@@ -64,7 +67,21 @@ export function hiddenPaths(config: Config): { hidden: string[]; notHidden: stri
   return { hidden: candidates.filter((c) => !holdsWorkspace(c)), notHidden: candidates.filter(holdsWorkspace) };
 }
 
+/**
+ * What the sandbox hides beyond the hidden paths, fixed at start-up: every home (the server user's from passwd, $HOME,
+ * /root, other users'), but the allow list inside them; and, for a server run as root, every file and directory only
+ * root may read under the system trees (uid 0 keeps reading those as their owner, capabilities or not).
+ */
+export function hiddenHomeProfile(config: Config): Pick<BubblewrapProfile, 'hiddenHomes' | 'homeAllowList' | 'rootOnlyReadable'> {
+  const hiddenHomes = homesToHide(config.homeDir, config.workspaceRoot);
+  const homeAllowList = hiddenHomes.flatMap((home) => config.sandboxHomeAllow.map((relative) => path.join(home, relative)));
+  const asRoot = process.getuid?.() === 0;
+  const rootOnlyReadable = asRoot ? findRootOnlyReadable(ROOT_ONLY_SCAN_TREES, [config.workspaceRoot, ...hiddenHomes], { uid: 0, groups: process.getgroups?.() ?? [0] }).entries : [];
+  return { hiddenHomes, homeAllowList, rootOnlyReadable };
+}
+
 export function sandboxProfile(config: Config, policy: PolicySettings, network: 'off' | FilteredNetwork = 'off'): BubblewrapProfile {
+  const { hiddenHomes, homeAllowList, rootOnlyReadable } = hiddenHomeProfile(config);
   return {
     bwrapPath: config.bwrapPath,
     prlimitPath: PRLIMIT_PATH,
@@ -73,11 +90,17 @@ export function sandboxProfile(config: Config, policy: PolicySettings, network: 
     workspaceWritable: policy.mode !== 'inspect',
     network,
     hiddenPaths: hiddenPaths(config).hidden,
+    hiddenHomes,
+    homeAllowList,
+    rootOnlyReadable,
+    seccompProgram: keyringSeccompProgram(process.arch),
     limits: {
       memoryBytes: config.sandboxMemoryMb * MIB,
       processes: config.sandboxProcesses,
       fileSizeBytes: config.sandboxFileSizeMb * MIB,
       cpuSeconds: config.sandboxCpuSeconds,
+      tmpBytes: config.sandboxTmpMb * MIB,
+      shmBytes: config.sandboxShmMb * MIB,
     },
   };
 }

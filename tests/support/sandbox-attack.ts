@@ -61,3 +61,65 @@ export function plantCleanFilterRepository(workspace: string, hookBody: string):
   chmodSync(workspace, 0o777);
   return { hookPath, gitConfig: readFileSync(path.join(workspace, '.git', 'config'), 'utf8') };
 }
+
+/** The unprivileged user every sandbox attack is also run as (`setpriv`), when the tests run as root. */
+export const NOBODY = 65534;
+export const RUNNING_AS_ROOT = process.getuid?.() === 0;
+
+/** The server's launcher for `who`: nothing for root, setpriv down to nobody otherwise (tests run as root). */
+export function serverUserLauncher(who: 'root' | 'nobody'): string[] {
+  return who === 'nobody' ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'] : [];
+}
+
+/**
+ * 36 common credential files (issue 26: the old denylist missed 26 of them), relative to a home: tokens of git, the
+ * agent hosts, the clouds, registries and package managers, `.env`, shell and REPL histories.
+ */
+export const CREDENTIAL_FILES = [
+  '.ssh/id_rsa', '.ssh/id_ed25519', '.aws/credentials', '.aws/config', '.config/git/credentials', '.git-credentials',
+  '.claude/.credentials.json', '.codex/auth.json', '.config/github-copilot/hosts.json', '.config/gh/hosts.yml',
+  '.config/containers/auth.json', '.docker/config.json', '.yarnrc.yml', '.npmrc', '.pip/pip.conf', '.config/pip/pip.conf',
+  '.pypirc', '.gradle/gradle.properties', '.m2/settings.xml', '.config/rclone/rclone.conf', '.s3cfg', '.boto',
+  '.terraformrc', '.terraform.d/credentials.tfrc.json', '.env', '.bash_history', '.zsh_history', '.python_history',
+  '.node_repl_history', '.psql_history', '.mysql_history', '.netrc', '.kube/config', '.gnupg/private-keys-v1.d/k.key',
+  '.config/gcloud/credentials.db', '.cargo/credentials.toml',
+] as const;
+
+/** Fills `home` with every credential file (content `home-secret-<n>`) and one toolchain binary on the allow list. */
+export function plantHome(home: string, owner?: number): { secretOf: (index: number) => string; toolchainFile: string } {
+  const secretOf = (index: number): string => `home-secret-${index}-${process.pid}`;
+  CREDENTIAL_FILES.forEach((relative, index) => {
+    const file = path.join(home, relative);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${secretOf(index)}\n`, { mode: 0o600 });
+  });
+  const toolchainFile = path.join(home, '.cargo', 'bin', 'toolchain-binary');
+  mkdirSync(path.dirname(toolchainFile), { recursive: true });
+  writeFileSync(toolchainFile, 'toolchain-readable\n', { mode: 0o755 });
+  if (owner !== undefined) execFileSync('chown', ['-R', `${owner}:${owner}`, home]);
+  return { secretOf, toolchainFile };
+}
+
+/** add_key and keyctl, by number (perl's syscall): the machine's table. */
+const KEY_SYSCALLS = process.arch === 'arm64' ? { addKey: 217, keyctl: 219 } : { addKey: 248, keyctl: 250 };
+
+/**
+ * A perl program (perl is on every machine git is) that joins a new session keyring, adds a `user` key holding
+ * `secret` to it, and execs the rest of its arguments: the server then inherits that keyring, as it would inherit
+ * root's session keyring from its launcher.
+ */
+export function keyringPlanterScript(secret: string): string {
+  return [
+    `my $name = "term-mcp-test-session"; syscall(${KEY_SYSCALLS.keyctl}, 1, $name) >= 0 or die "join: $!";`,
+    `my ($type, $desc, $value) = ("user", "term-mcp-test-key", "${secret}");`,
+    `syscall(${KEY_SYSCALLS.addKey}, $type, $desc, $value, length($value), -3) >= 0 or die "add_key: $!";`,
+    'exec @ARGV or die "exec: $!";',
+  ].join('\n');
+}
+
+/** Shell lines (through perl) that search the session keyring for the planted key and print it. */
+export const KEYRING_READ_LINES = [
+  `perl -e 'my ($t, $d) = ("user", "term-mcp-test-key"); my $id = syscall(${KEY_SYSCALLS.keyctl}, 10, -3, $t, $d, 0);` +
+    ` if ($id < 0) { print "KEYRING-SEARCH-FAILED $!\\n"; exit } my $b = "\\0" x 200; my $n = syscall(${KEY_SYSCALLS.keyctl}, 11, $id, $b, 200);` +
+    ` print $n < 0 ? "KEYRING-READ-FAILED $!\\n" : "KEYRING-READ " . substr($b, 0, $n) . "\\n"'`,
+];

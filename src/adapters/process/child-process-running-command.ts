@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { CommandNotRunning, InputClosed, OutputRangeInvalid } from '../../domain/execution/execution-errors.js';
 import type { RunningCommand } from '../../domain/execution/execution-session.js';
 import type {
@@ -13,6 +13,14 @@ import type {
 import type { ConfinedLaunch } from '../../domain/execution/command-confinement.js';
 import { OutputBuffer } from './output-buffer.js';
 import { groupIsAlive, signalGroup, terminateGroup } from './process-group.js';
+
+/** Writes the launcher's set-up input to descriptor 3 and closes it; a launcher that died early only loses it. */
+function writeSetupInput(child: ChildProcess, input: Uint8Array): void {
+  const channel = child.stdio[3] as Writable | null | undefined;
+  if (!channel) return;
+  channel.on('error', () => undefined);
+  channel.end(input);
+}
 
 /** How a command talks back to its session. */
 export interface CommandEventSink {
@@ -70,6 +78,8 @@ export class ChildProcessRunningCommand implements RunningCommand {
   /** Set once no process of the group is left: from then on its id may belong to someone else and is never signalled. */
   private groupGone = false;
   private inputClosed = false;
+  /** With a set-up report: whether the launcher started the command (undefined until its report is complete). */
+  private setupReport: { completed: boolean | undefined } | undefined;
   private deadlineTimer: NodeJS.Timeout | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
 
@@ -83,16 +93,25 @@ export class ChildProcessRunningCommand implements RunningCommand {
     });
     options.events.publish({ type: 'command_started', command: options.commandText, ...this.eventHeader() });
 
-    const { file, args, cwd, environment } = options.confined;
+    const { file, args, cwd, environment, setupInput, setupCompleted } = options.confined;
     let child: ChildProcess;
     try {
       child = spawn(file, [...args], {
         cwd,
         env: environment,
         detached: true,
-        // A closed stdin is /dev/null (the seed's DEVNULL): no pipe to create and shut for most commands.
-        stdio: [options.launch.stdin === 'open' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+        // A closed stdin is /dev/null (the seed's DEVNULL): no pipe to create and shut for most commands. Descriptor
+        // 3 only carries the launcher's set-up input (it reads it to the end and closes it before the command runs),
+        // 4 its set-up report (both only when the confinement asks for them).
+        stdio: [
+          options.launch.stdin === 'open' ? 'pipe' : 'ignore',
+          'pipe',
+          'pipe',
+          setupInput === undefined ? 'ignore' : 'pipe',
+          setupCompleted === undefined ? 'ignore' : 'pipe',
+        ],
       });
+      if (setupInput !== undefined) writeSetupInput(child, setupInput);
     } catch (error) {
       // Invalid arguments (a NUL byte, say) throw synchronously instead of emitting 'error'.
       this.failToStart(error);
@@ -107,6 +126,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
     });
     if (this.pid === undefined) return;
     this.captureOutput(child);
+    if (setupCompleted !== undefined) this.captureSetupReport(child, setupCompleted);
     child.stdin?.on('error', () => {
       // EPIPE when the process stops reading; pending writes reject through their callbacks.
       this.inputClosed = true;
@@ -214,6 +234,36 @@ export class ChildProcessRunningCommand implements RunningCommand {
     await this.terminate('timed_out');
   }
 
+  /** Collects the launcher's set-up report; the outcome waits for it like it waits for stdout and stderr. */
+  private captureSetupReport(child: ChildProcess, setupCompleted: (report: string) => boolean): void {
+    const channel = child.stdio[4] as Readable | null | undefined;
+    if (!channel) return;
+    let report = '';
+    this.setupReport = { completed: undefined };
+    channel.setEncoding('utf8');
+    channel.on('data', (text: string) => {
+      report += text;
+    });
+    channel.on('close', () => {
+      this.setupReport = { completed: setupCompleted(report) };
+      if (this.exit && this.everythingCaptured()) this.finalize();
+    });
+  }
+
+  /** Both output streams closed, and the set-up report (if any) complete. */
+  private everythingCaptured(): boolean {
+    const reported = this.setupReport === undefined || this.setupReport.completed !== undefined;
+    return this.output.stdout.ended && this.output.stderr.ended && reported;
+  }
+
+  setupFailure(): string | undefined {
+    // A launcher that was killed (timeout, cancel) never reports an exit code either: that is not a set-up failure.
+    if (this.final === undefined || this.setupReport?.completed !== false || this.termination !== undefined) return undefined;
+    if (this.exit?.signal !== null || this.exit.code === 0) return undefined;
+    const lines = this.output.stderr.read(0, this.output.stderr.capturedBytes).text.trim().split('\n');
+    return lines.at(-1) ?? 'the launcher failed before the command started';
+  }
+
   private captureOutput(child: ChildProcess): void {
     this.captureStream('stdout', child.stdout);
     this.captureStream('stderr', child.stderr);
@@ -233,7 +283,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
     readable.on('close', () => {
       buffer.end();
       this.publishOutput(stream);
-      if (this.exit && this.output.stdout.ended && this.output.stderr.ended) this.finalize();
+      if (this.exit && this.everythingCaptured()) this.finalize();
     });
   }
 
@@ -250,7 +300,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
 
   private leaderExited(code: number | null, signal: NodeJS.Signals | null): void {
     this.exit = { code, signal };
-    if (this.output.stdout.ended && this.output.stderr.ended) {
+    if (this.everythingCaptured()) {
       this.finalize();
       return;
     }

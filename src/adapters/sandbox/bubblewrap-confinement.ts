@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type {
   CommandConfinement,
   ConfinementReadiness,
@@ -25,6 +27,35 @@ const INSTALL_HINT =
   'if it is elsewhere, then restart the server. `term-mcp doctor` checks it. TERM_MCP_SANDBOX=off runs commands ' +
   'without a sandbox (not recommended).';
 const SOCAT_HINT = 'Install socat (Debian/Ubuntu: apt-get install socat), or turn ALLOW_NETWORK off, then restart the server.';
+
+/** Where bwrap writes its JSON status (`--json-status-fd`). */
+export const SETUP_STATUS_DESCRIPTOR = 4;
+
+/**
+ * bwrap's JSON status: `{ "child-pid": ... }` once it cloned, `{ "exit-code": N }` when the command it started has
+ * exited. No exit code means it failed before starting the command (a mount it could not make), or was killed.
+ */
+export function setupCompletedFromStatus(report: string): boolean {
+  return /"exit-code"\s*:/.test(report);
+}
+
+/**
+ * Runs `run` with the set-up input (the seccomp program) readable on descriptor 3, for a synchronous spawn: from a
+ * private temporary file, since spawnSync can only feed stdin.
+ */
+export function withSetupInput<T>(input: Uint8Array | undefined, run: (descriptor: number[]) => T): T {
+  if (input === undefined) return run([]);
+  const directory = mkdtempSync(path.join(tmpdir(), 'term-mcp-setup-'));
+  const file = path.join(directory, 'input');
+  writeFileSync(file, input, { mode: 0o600 });
+  const descriptor = openSync(file, 'r');
+  try {
+    return run([descriptor]);
+  } finally {
+    closeSync(descriptor);
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
 
 /**
  * Launches every command inside its own bubblewrap sandbox, with the profile's argv built once (a bare bwrap launch
@@ -55,6 +86,8 @@ export class BubblewrapConfinement implements CommandConfinement {
       file: this.profile.bwrapPath,
       args: [
         ...this.fixedArguments,
+        // Says whether the set-up completed: bwrap writes an exit code there only for a command it started.
+        '--json-status-fd', String(SETUP_STATUS_DESCRIPTOR),
         ...currentArguments(this.profile),
         '--chdir', request.cwd,
         '--',
@@ -65,6 +98,8 @@ export class BubblewrapConfinement implements CommandConfinement {
       cwd: request.cwd,
       // Only the private /tmp is writable outside the workspace.
       environment: { ...request.environment, ...this.proxyEnvironment, TMPDIR: '/tmp' },
+      ...(this.profile.seccompProgram === undefined ? {} : { setupInput: this.profile.seccompProgram }),
+      setupCompleted: setupCompletedFromStatus,
     };
   }
 
@@ -101,8 +136,12 @@ export class BubblewrapConfinement implements CommandConfinement {
         return { ready: false, reason: `socat (needed by ALLOW_NETWORK) not found at ${this.profile.network.socatPath}`, fix: SOCAT_HINT };
       }
     }
-    const args = [...this.fixedArguments, ...currentArguments(this.profile), '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
-    const result = spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+    // The fixed arguments only: what a command's workspace holds (a planted link) must not make the sandbox look
+    // unavailable; such a failure is that command's own (sandbox_setup_failed).
+    const args = [...this.fixedArguments, '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
+    const result = withSetupInput(this.profile.seccompProgram, (descriptor) =>
+      spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe', ...descriptor], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }),
+    );
     if (result.error) {
       const code = (result.error as NodeJS.ErrnoException).code;
       const reason = code === 'ENOENT' ? `bubblewrap not found at ${this.profile.bwrapPath}` : `cannot run ${this.profile.bwrapPath}: ${result.error.message}`;

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ConfinementReadiness } from '../../domain/execution/command-confinement.js';
 import { FIXED_SHELL } from '../../domain/execution/trusted-launch.js';
@@ -14,6 +14,10 @@ export interface SandboxLimits {
   readonly fileSizeBytes: number;
   /** RLIMIT_CPU: CPU seconds per process. */
   readonly cpuSeconds: number;
+  /** Size of the private /tmp tmpfs: what a command can pin in memory there, whatever its address-space limit. */
+  readonly tmpBytes: number;
+  /** Size of the private /dev/shm tmpfs (the rest of /dev is read-only). */
+  readonly shmBytes: number;
 }
 
 /**
@@ -47,8 +51,28 @@ export interface BubblewrapProfile {
   readonly network: 'off' | FilteredNetwork;
   /** Unreadable from inside: credentials, the policy file, the audit log, the server's installation. */
   readonly hiddenPaths: readonly string[];
+  /**
+   * Home directories replaced by an empty read-only tmpfs (the server user's, $HOME, /root, other users'), fixed at
+   * start-up; the workspace and `homeAllowList` are bound back inside them.
+   */
+  readonly hiddenHomes: readonly string[];
+  /** Toolchain directories inside hidden homes that stay readable (read-only). */
+  readonly homeAllowList: readonly string[];
+  /** Files and directories that only root (or a group of root's) may read, masked when the server runs as root. */
+  readonly rootOnlyReadable: readonly MaskedEntry[];
+  /** The seccomp program bwrap loads for the command (refuses the kernel keyring calls); undefined: none for this CPU. */
+  readonly seccompProgram: Uint8Array | undefined;
   readonly limits: SandboxLimits;
 }
+
+/** A path to mask: a directory gets an empty read-only tmpfs, anything else /dev/null. */
+export interface MaskedEntry {
+  readonly path: string;
+  readonly directory: boolean;
+}
+
+/** bwrap reads the seccomp program from this descriptor (the launch's `setupInput`), before the command starts. */
+export const SECCOMP_DESCRIPTOR = 3;
 
 /**
  * The shell and tool configuration files and directories that @anthropic-ai/sandbox-runtime 0.0.83 protects from writes
@@ -87,30 +111,85 @@ function kindOf(target: string): Kind {
 
 /**
  * The bwrap arguments that do not change between commands: the host read-only, a fresh /dev, /proc of a new PID
- * namespace, a private /tmp, and the namespaces. Computed once.
+ * namespace, a private sized /tmp, the namespaces (a user namespace of its own, every capability dropped), hidden
+ * homes, then the workspace. Computed once.
  */
 export function baseArguments(profile: BubblewrapProfile): string[] {
+  const { tmpBytes, shmBytes } = profile.limits;
   return [
     '--ro-bind', '/', '/',
     '--dev', '/dev',
+    // Sized, so a command cannot pin more memory there than this (tmpfs pages are not counted by RLIMIT_AS).
+    '--size', String(shmBytes), '--tmpfs', '/dev/shm',
     '--proc', '/proc',
     // Private per command; the workspace is bound again below in case it lives under /tmp.
-    '--tmpfs', '/tmp',
+    '--size', String(tmpBytes), '--tmpfs', '/tmp',
+    // A user namespace of its own whoever runs the server (as root, bwrap would otherwise keep root's full capability
+    // set), with every capability dropped and no further user namespace: mount, umount, remount, unshare and setns
+    // all fail, also for a server run as root (docs/security.md).
+    '--unshare-user',
+    '--disable-userns',
+    '--cap-drop', 'ALL',
     // A new PID namespace: the server's processes (and their environments in /proc) are invisible, and when the
     // command's first process exits, the kernel kills every process left in it (setsid and double forks included).
+    // The command is its PID 1 (no bwrap init in between): bwrap reaps it itself, so no bwrap process is ever left
+    // for the server to reap, which matters when the server is PID 1 of a container and nobody else would.
     '--unshare-pid',
+    '--as-pid-1',
     '--unshare-ipc',
     '--unshare-uts',
     '--unshare-cgroup-try',
     // Always a network namespace of its own: with ALLOW_NETWORK the only way out is the proxy socket bound here.
     '--unshare-net',
     ...(profile.network === 'off' ? [] : ['--bind', profile.network.proxySocketPath, SANDBOX_PROXY_SOCKET]),
+    // The rest of /dev read-only: nothing but /dev/shm (sized) to fill with files.
+    '--remount-ro', '/dev',
+    ...(profile.seccompProgram === undefined ? [] : ['--seccomp', String(SECCOMP_DESCRIPTOR)]),
     // The sandbox dies with the bwrap process the server spawned (timeout, cancel, session close, shutdown). No
     // --new-session: the command must stay in the process group the server pauses, resumes and kills; it has no
     // controlling terminal to inject keystrokes into (the server spawns it detached, with pipes).
     '--die-with-parent',
+    ...hiddenHomeArguments(profile),
     profile.workspaceWritable ? '--bind' : '--ro-bind', profile.workspaceRoot, profile.workspaceRoot,
+    // Read-only again once the allow list and the workspace are bound inside them (a writable tmpfs pins memory).
+    ...profile.hiddenHomes.flatMap((home) => ['--remount-ro', home]),
   ];
+}
+
+/** Each hidden home becomes an empty tmpfs (writable until the end of set-up), with the allow list bound back read-only. */
+function hiddenHomeArguments(profile: BubblewrapProfile): string[] {
+  const args: string[] = [];
+  for (const home of profile.hiddenHomes) {
+    args.push('--perms', '0755', '--size', String(EMPTY_TMPFS_BYTES), '--tmpfs', home);
+    for (const allowed of profile.homeAllowList) {
+      if (isAtOrBelow(home, allowed) && kindOf(allowed) !== undefined) args.push('--ro-bind', allowed, allowed);
+    }
+  }
+  return args;
+}
+
+/** Hidden homes and masked directories: enough for the mount points bound inside; read-only once set up. */
+const EMPTY_TMPFS_BYTES = 1024 * 1024;
+
+function maskArguments(target: string, directory: boolean): string[] {
+  return directory ? ['--perms', '0755', '--size', String(EMPTY_TMPFS_BYTES), '--tmpfs', target, '--remount-ro', target] : ['--ro-bind', '/dev/null', target];
+}
+
+/** The masked entry still exists, as what it was (not replaced by a link, which the mount would follow). */
+function stillThere(entry: MaskedEntry): boolean {
+  try {
+    const stats = lstatSync(entry.path);
+    return entry.directory ? stats.isDirectory() : stats.isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Under a hidden home and neither the workspace nor on the allow list: already invisible, no mask needed. */
+function insideHiddenHome(profile: BubblewrapProfile, target: string): boolean {
+  if (!profile.hiddenHomes.some((home) => isAtOrBelow(home, target))) return false;
+  if (isAtOrBelow(profile.workspaceRoot, target) || isAtOrBelow(target, profile.workspaceRoot)) return false;
+  return !profile.homeAllowList.some((allowed) => isAtOrBelow(allowed, target));
 }
 
 /**
@@ -125,10 +204,14 @@ export function currentArguments(profile: BubblewrapProfile): string[] {
       if (kindOf(target) !== undefined) args.push('--ro-bind', target, target);
     }
   }
+  // Found at start-up; one removed since (a directory of /var/tmp, say) must not break every later command's set-up.
+  for (const entry of profile.rootOnlyReadable) {
+    if (stillThere(entry)) args.push(...maskArguments(entry.path, entry.directory));
+  }
   for (const hidden of profile.hiddenPaths) {
     // A hidden path that holds the workspace (the server run from its own checkout) cannot be hidden without hiding
     // the workspace; main leaves such paths out and logs it.
-    if (isAtOrBelow(hidden, profile.workspaceRoot)) continue;
+    if (isAtOrBelow(hidden, profile.workspaceRoot) || insideHiddenHome(profile, hidden)) continue;
     const kind = kindOf(hidden);
     if (kind === 'dir') args.push('--tmpfs', hidden, '--remount-ro', hidden);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', hidden);

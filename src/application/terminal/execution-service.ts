@@ -1,3 +1,4 @@
+import { SandboxSetupFailed } from '../../domain/execution/execution-errors.js';
 import type { RunningCommand } from '../../domain/execution/execution-session.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
 import type { LaunchForm } from '../../domain/policy/policy-types.js';
@@ -180,6 +181,10 @@ export class ExecutionService {
     signal?.addEventListener('abort', cancel, { once: true });
     try {
       const finished = await (waitSeconds === undefined ? receipt : within(receipt, waitSeconds * 1000));
+      // The sandbox could not be set up for this command (its receipt, recorded all the same, says failed): an error
+      // of its own, with the launcher's message, so the model does not read it as the command's own failure.
+      const setupFailure = finished ? command.setupFailure() : undefined;
+      if (setupFailure !== undefined) throw new SandboxSetupFailed(command.id, setupFailure);
       return finished ? { kind: 'finished', receipt: finished } : { kind: 'running', plan, command };
     } finally {
       signal?.removeEventListener('abort', cancel);

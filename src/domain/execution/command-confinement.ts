@@ -40,6 +40,13 @@ export interface ConfinedLaunch {
   /** Where to spawn the launcher (the command itself runs in the request's cwd inside the confinement). */
   readonly cwd: string;
   readonly environment: Readonly<Record<string, string>>;
+  /** Bytes the launcher reads on descriptor 3 while it sets the confinement up (bubblewrap's seccomp program). */
+  readonly setupInput?: Uint8Array;
+  /**
+   * When set, the launcher reports its set-up on descriptor 4; given that report once it has exited, this says whether
+   * the set-up completed (the command ran). A launcher that failed before says why on its stderr.
+   */
+  readonly setupCompleted?: (report: string) => boolean;
 }
 
 /** Whether commands can be confined here; when not, why and how to fix it. */

@@ -125,6 +125,22 @@ export class OutputRangeInvalid extends DomainError {
   }
 }
 
+/**
+ * The sandbox started for this command could not be set up (bwrap refused a mount: a link planted where it binds a
+ * protected path, say): this command never ran; the sandbox itself works (that is `sandbox_unavailable`).
+ */
+export class SandboxSetupFailed extends DomainError {
+  readonly code = 'sandbox_setup_failed';
+  constructor(commandId: string, launcherMessage: string) {
+    super(`the sandbox could not be set up for this command, which did not run: ${launcherMessage}`, { commandId, launcherMessage }, SETUP_FAILED_NEXT_STEP);
+  }
+}
+
+const SETUP_FAILED_NEXT_STEP =
+  'The message names the path the sandbox could not mount. A link or file placed where the sandbox binds a protected ' +
+  'path (.git/config, .git/hooks, .vscode, .mcp.json...) makes this fail for every command in a writable mode, so no ' +
+  'command can repair it: ask the user to remove or replace that path in the workspace, then terminal_retry.';
+
 /** The OS sandbox cannot start here, so no command may run (fail closed rather than run unconfined). */
 export class SandboxUnavailable extends DomainError {
   readonly code = 'sandbox_unavailable';

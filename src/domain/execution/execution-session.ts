@@ -5,6 +5,11 @@ export interface RunningCommand {
   readonly id: string;
   readonly pid: number | undefined;
   outcome(): CommandOutcome;
+  /**
+   * Once finished: the confinement's own message when it could not be set up for this command (the command never
+   * ran), else undefined.
+   */
+  setupFailure(): string | undefined;
   /** Resolves when the process group is gone and its outcome is final. */
   finished(): Promise<CommandOutcome>;
   read(stream: OutputStream, offset: number, maxBytes: number): OutputChunk;

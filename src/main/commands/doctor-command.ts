@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { withSetupInput } from '../../adapters/sandbox/bubblewrap-confinement.js';
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import { loadConfig, type Config } from '../config.js';
 import { buildContainer, shutdownTerminal } from '../container.js';
@@ -32,10 +33,41 @@ function accessCheck(dir: string, mode: number, what: string, required: boolean)
   }
 }
 
+/** The namespaces a command must not share with the server. */
+const OWN_NAMESPACES = ['user', 'pid', 'mnt', 'net', 'ipc', 'uts'] as const;
+
+function serverNamespace(name: string): string | undefined {
+  try {
+    return readlinkSync(`/proc/self/ns/${name}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the probe script printed, one `KIND name value` line each. */
+function probeLines(stdout: string, kind: string): Array<[string, string]> {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith(`${kind} `))
+    .map((line) => {
+      const [, name = '', value = ''] = line.split(' ');
+      return [name, value];
+    });
+}
+
+const PROBE_SCRIPT = (outsideFile: string): string =>
+  [
+    `if touch '${outsideFile}' 2>/dev/null; then echo WRITE-OUTSIDE-OK; fi`,
+    "grep -E '^Cap(Prm|Eff|Bnd|Amb|Inh):' /proc/self/status | tr -d ':\t' | sed 's/^Cap\\([A-Za-z]*\\)/CAP \\1 /'",
+    `for ns in ${OWN_NAMESPACES.join(' ')}; do echo "NS $ns $(readlink /proc/self/ns/$ns)"; done`,
+    "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sed 's/^/IF /'",
+  ].join('\n');
+
 /**
  * Starts one real sandbox with the server's profile, running a script that tries to create a file outside the
- * workspace and lists the network interfaces it can see. Passes when the sandbox started, the write failed
- * (checked on the host too) and only the loopback interface exists (network off, or filtered through the proxy).
+ * workspace, reports its capability sets and namespaces, and lists the network interfaces it can see. Passes when
+ * the sandbox started, the write failed (checked on the host too), every capability set is empty, each namespace is
+ * another than the server's, and only the loopback interface exists (network off, or filtered through the proxy).
  */
 function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
   // An explicit opt-out is the operator's choice: reported, not a failure.
@@ -46,22 +78,32 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
   const outsideDir = mkdtempSync(path.join(existsSync('/var/tmp') ? '/var/tmp' : path.dirname(config.workspaceRoot), '.term-mcp-doctor-'));
   const outsideFile = path.join(outsideDir, 'probe');
   try {
-    const script = `if touch '${outsideFile}' 2>/dev/null; then echo WRITE-OUTSIDE-OK; fi; tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '`;
-    const launch = confinement.confine({ launch: { kind: 'shell', script }, cwd: config.workspaceRoot, environment: { PATH: '/usr/bin:/bin' } });
-    const result = spawnSync(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.environment, encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+    const launch = confinement.confine({ launch: { kind: 'shell', script: PROBE_SCRIPT(outsideFile) }, cwd: config.workspaceRoot, environment: { PATH: '/usr/bin:/bin' } });
+    const result = withSetupInput(launch.setupInput, (descriptor) =>
+      spawnSync(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.environment, encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe', descriptor[0] ?? 'ignore', 'pipe'] }),
+    );
     if (result.status !== 0) return { ok: false, detail: `the probe sandbox failed (exit ${String(result.status)}): ${result.stderr.trim()}`, required: true };
-    const interfaces = result.stdout.split('\n').filter((line) => line !== '' && line !== 'WRITE-OUTSIDE-OK');
+    const interfaces = probeLines(result.stdout, 'IF').map(([name]) => name);
+    const capabilities = probeLines(result.stdout, 'CAP');
+    const heldCapabilities = capabilities.filter(([, value]) => !/^0+$/.test(value)).map(([name, value]) => `Cap${name} ${value}`);
+    const sharedNamespaces = OWN_NAMESPACES.filter((name) => {
+      const inside = probeLines(result.stdout, 'NS').find(([nsName]) => nsName === name)?.[1];
+      return inside === undefined || inside === '' || inside === serverNamespace(name);
+    });
     const wroteOutside = result.stdout.includes('WRITE-OUTSIDE-OK') || existsSync(outsideFile);
     const summary = confinement.summary();
     // Off or filtered, the sandbox has a network namespace of its own (loopback only); filtered adds the proxy bridge.
     const filtered = summary.sandbox === 'bubblewrap' && summary.network === 'filtered';
     const networkIsolated = interfaces.every((name) => name === 'lo');
-    const ok = !wroteOutside && networkIsolated;
+    const capabilitiesEmpty = capabilities.length > 0 && heldCapabilities.length === 0;
+    const ok = !wroteOutside && networkIsolated && capabilitiesEmpty && sharedNamespaces.length === 0;
     const isolation = filtered
       ? `network filtered (loopback only, out through the proxy to ${String(summary.allowed_domains?.length ?? 0)} allowed domains)`
       : 'network off (loopback only)';
     const detail = [
       wroteOutside ? 'a write outside the workspace SUCCEEDED' : 'a write outside the workspace failed',
+      capabilitiesEmpty ? 'no capabilities' : `capabilities HELD: ${heldCapabilities.join(', ') || 'unknown (no Cap lines)'}`,
+      sharedNamespaces.length === 0 ? `own ${OWN_NAMESPACES.join(', ')} namespaces` : `namespaces SHARED with the server: ${sharedNamespaces.join(', ')}`,
       networkIsolated ? isolation : `network NOT isolated: ${interfaces.join(', ')}`,
     ].join('; ');
     return { ok, detail, required: true };

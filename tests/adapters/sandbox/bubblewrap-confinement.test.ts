@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ChildProcessSessionFactory } from '../../../src/adapters/process/child-process-session-factory';
@@ -86,9 +86,42 @@ describe('BubblewrapConfinement', () => {
       workspaceWritable: false,
       network: 'off',
       hiddenPaths: [path.dirname(workspace), path.join(workspace, 'secret'), path.join(workspace, 'private'), path.join(workspace, 'absent')],
+      hiddenHomes: [],
+      homeAllowList: [],
+      rootOnlyReadable: [],
+      seccompProgram: undefined,
       limits: TEST_LIMITS,
     });
     expect(args).toEqual(['--ro-bind', '/dev/null', path.join(workspace, 'secret'), '--tmpfs', path.join(workspace, 'private'), '--remount-ro', path.join(workspace, 'private')]);
+  });
+});
+
+describe('root-only masks', () => {
+  it('masks the entries found at start-up that are still what they were; a removed or replaced one is skipped (it would fail every set-up)', () => {
+    const kept = path.join(workspace, 'kept-dir');
+    const keptFile = path.join(workspace, 'kept-file');
+    mkdirSync(kept);
+    writeFileSync(keptFile, 'x');
+    symlinkSync(kept, path.join(workspace, 'replaced-by-link'));
+    const args = currentArguments({
+      bwrapPath: '/usr/bin/bwrap',
+      prlimitPath: '/usr/bin/prlimit',
+      workspaceRoot: path.join(workspace, 'ws'),
+      workspaceWritable: false,
+      network: 'off',
+      hiddenPaths: [],
+      hiddenHomes: [],
+      homeAllowList: [],
+      rootOnlyReadable: [
+        { path: kept, directory: true },
+        { path: keptFile, directory: false },
+        { path: path.join(workspace, 'removed'), directory: false },
+        { path: path.join(workspace, 'replaced-by-link'), directory: true },
+      ],
+      seccompProgram: undefined,
+      limits: TEST_LIMITS,
+    });
+    expect(args).toEqual(['--perms', '0755', '--size', String(1024 * 1024), '--tmpfs', kept, '--remount-ro', kept, '--ro-bind', '/dev/null', keptFile]);
   });
 });
 

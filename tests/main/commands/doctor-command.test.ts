@@ -1,3 +1,4 @@
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../../../src/main/run-cli';
 import { makeTempWorkspace } from '../../support/workspace';
@@ -23,12 +24,16 @@ describe('term-mcp doctor', () => {
   });
   afterEach(() => workspace.remove());
 
-  it('starts a real sandbox: a write outside fails, the network is off; exit 0 when every required check holds', async () => {
+  it('starts a real sandbox: a write outside fails, no capability, own namespaces, the network is off; exit 0 when every required check holds', async () => {
     const { code, output } = await doctor(['--json'], { WORKSPACE_ROOT: workspace.root });
     const report = JSON.parse(output) as DoctorReport;
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
-    expect(report.checks.sandbox).toEqual({ ok: true, detail: 'a write outside the workspace failed; network off (loopback only)', required: true });
+    expect(report.checks.sandbox).toEqual({
+      ok: true,
+      detail: 'a write outside the workspace failed; no capabilities; own user, pid, mnt, net, ipc, uts namespaces; network off (loopback only)',
+      required: true,
+    });
     expect(report.checks.node).toMatchObject({ ok: true, required: true });
     expect(report.checks.workspace_read).toMatchObject({ ok: true, required: true });
     expect(report.checks.deepseek_key).toMatchObject({ ok: false, required: false });
@@ -40,9 +45,36 @@ describe('term-mcp doctor', () => {
     expect(code).toBe(0);
     expect(report.checks.sandbox).toEqual({
       ok: true,
-      detail: 'a write outside the workspace failed; network filtered (loopback only, out through the proxy to 1 allowed domains)',
+      detail: 'a write outside the workspace failed; no capabilities; own user, pid, mnt, net, ipc, uts namespaces; network filtered (loopback only, out through the proxy to 1 allowed domains)',
       required: true,
     });
+  });
+
+  // Issue 26: a bwrap that keeps root's capabilities and the server's user namespace (the profile before the fix, run
+  // as root) starts fine and cannot write outside, yet the doctor must fail. Only root can start such a sandbox.
+  (process.getuid?.() === 0 ? it : it.skip)('fails (exit 1) when the sandbox keeps a capability or the server\'s user namespace', async () => {
+    const leaky = path.join(workspace.root, 'bwrap-keeping-capabilities');
+    writeFileSync(
+      leaky,
+      [
+        '#!/bin/sh',
+        'skip=0',
+        'for a do shift',
+        '  if [ "$skip" = 1 ]; then skip=0; continue; fi',
+        '  case "$a" in --unshare-user|--disable-userns) continue ;; --cap-drop) skip=1; continue ;; esac',
+        '  set -- "$@" "$a"',
+        'done',
+        'exec /usr/bin/bwrap "$@"',
+      ].join('\n'),
+    );
+    chmodSync(leaky, 0o755);
+    const { code, output } = await doctor(['--json'], { WORKSPACE_ROOT: workspace.root, TERM_MCP_BWRAP: leaky });
+    const report = JSON.parse(output) as DoctorReport;
+    expect(code).toBe(1);
+    expect(report.checks.sandbox).toMatchObject({ ok: false, required: true });
+    expect(report.checks.sandbox?.detail).toContain('a write outside the workspace failed');
+    expect(report.checks.sandbox?.detail).toMatch(/capabilities HELD: CapPrm [0-9a-f]*[1-9a-f]/);
+    expect(report.checks.sandbox?.detail).toContain('namespaces SHARED with the server: user');
   });
 
   it('fails (exit 1) with how to fix it when bubblewrap is missing, one line per check', async () => {
