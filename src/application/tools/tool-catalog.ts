@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
+import type { ToolCallObserver } from './tool-call-log.js';
 import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
 import { UnknownTool } from './tool-errors.js';
 import { declaredOutputSchema, invalidArgumentsRefusal, refusalOf, refusalText, type ToolRefusal } from './tool-refusal.js';
@@ -28,7 +29,12 @@ export class ToolCatalog {
   private readonly byName = new Map<string, ToolDefinition>();
   private readonly descriptors: readonly ToolDescriptor[];
 
-  constructor(tools: readonly ToolDefinition[]) {
+  /** `observer` hears of every call once it has answered (the per-call log line); `now` times it, in ms. */
+  constructor(
+    tools: readonly ToolDefinition[],
+    private readonly observer?: ToolCallObserver,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     for (const tool of tools) {
       if (this.byName.has(tool.name)) throw new Error(`Duplicate tool name: ${tool.name}`);
       this.byName.set(tool.name, tool);
@@ -42,6 +48,21 @@ export class ToolCatalog {
 
   /** Runs a tool. Unknown tools throw `UnknownTool`; everything the tool itself reports comes back as a result. */
   async call(name: string, rawArguments: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult> {
+    if (this.observer === undefined) return this.run(name, rawArguments, context);
+    const started = this.now();
+    const observe = (structured: Record<string, unknown> | undefined, isError: boolean, thrownCode?: string): void =>
+      this.observer?.toolCalled({ tool: name, arguments: rawArguments, structured, isError, durationMs: this.now() - started, thrownCode });
+    try {
+      const result = await this.run(name, rawArguments, context);
+      observe(result.structuredContent, result.isError);
+      return result;
+    } catch (error) {
+      observe(undefined, true, error instanceof DomainError ? error.code : 'internal_error');
+      throw error;
+    }
+  }
+
+  private async run(name: string, rawArguments: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) throw new UnknownTool(name);
     // 2025-11-25 (SEP-1303): input validation failures are tool execution errors, so the model can correct itself.
