@@ -79,8 +79,10 @@ const SETTINGS = {
   allowedOrigins: { env: ['ALLOWED_ORIGINS'], schema: csv.optional() },
   maxRequestBytes: { env: ['MAX_REQUEST_BYTES'], schema: positiveInt.default(65_536) },
   rateLimitPerMinute: { env: ['RATE_LIMIT_PER_MINUTE'], schema: positiveInt.default(600) },
-  maxLegacySessions: { env: ['TERM_MCP_MAX_LEGACY_SESSIONS'], schema: positiveInt.default(100) },
+  // A legacy session is a few hundred bytes (a handshake and an empty in-flight map): the cap is far above normal use.
+  maxLegacySessions: { env: ['TERM_MCP_MAX_LEGACY_SESSIONS'], schema: positiveInt.default(10_000) },
   maxLegacySessionsPerPrincipal: { env: ['TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL'], schema: positiveInt.optional() },
+  legacySessionEvictableAfterSeconds: { env: ['TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER'], schema: z.coerce.number().min(0).default(900) },
   trustProxy: { env: ['TRUST_PROXY'], schema: bool.default(false) },
   // Legacy web adapter
   sunset: { env: ['TERM_MCP_SUNSET'], schema: z.string().min(1).default('Fri, 27 Aug 2027 00:00:00 GMT') },
