@@ -56,15 +56,18 @@ function confinementView(confinement: ConfinementSummary): z.infer<typeof confin
 }
 
 function planNextStep(plan: TerminalPlan, channel: ApprovalChannel): string {
+  // The plan's own id is its `id` field: the next step names the arguments with their values, so `plan_id` is not
+  // looked for in the plan (issue 23).
+  const executeArguments = `{"session_id": "${plan.sessionId}", "plan_id": "${plan.id}"}`;
   switch (plan.status) {
     case 'blocked':
       return 'This command is denied by policy; do not retry variants of it. Ask the user.';
     case 'planned':
       return plan.requiresApproval
         ? approvalNextStep(plan, channel)
-        : 'Call terminal_execute with session_id and plan_id to run it.';
+        : `Call terminal_execute with ${executeArguments} to run it.`;
     case 'approved':
-      return 'Approved: call terminal_execute with session_id and plan_id to run it.';
+      return `Approved: call terminal_execute with ${executeArguments} to run it.`;
     case 'running':
     case 'paused':
       return 'Executing: poll terminal_read for its output; terminal_pause, terminal_resume and terminal_cancel control it.';
