@@ -91,6 +91,32 @@ describe('the packed npm package', () => {
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   }, 150_000);
 
+  test('a TypeScript consumer type-checks against the installed typings (nodenext, with @types/node and @types/express)', () => {
+    const consumer = path.join(scratch.root, 'ts-consumer');
+    mkdirSync(consumer);
+    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'ts-consumer', version: '1.0.0', private: true, type: 'module' }));
+    const pinned = (name: string) => `${name}@${(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]}`;
+    execFileSync('npm', ['install', ...NPM_QUIET, tarball, 'express@5', pinned('@types/node'), pinned('@types/express')], { cwd: consumer, stdio: 'pipe' });
+    writeFileSync(
+      path.join(consumer, 'host.ts'),
+      [
+        "import express from 'express';",
+        "import { createTermMcp, TYPES, type PolicyEngine } from 'term-mcp';",
+        "const termMcp = createTermMcp({ env: { WORKSPACE_ROOT: process.cwd() }, overrides: (container) => { container.get<PolicyEngine>(TYPES.PolicyEngine); } });",
+        'const app = express();',
+        "app.use('/terminal', termMcp.httpApp());",
+        'export default app;',
+        '',
+      ].join('\n'),
+    );
+    const tsc = spawnSync(
+      path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'),
+      ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', 'host.ts'],
+      { cwd: consumer, encoding: 'utf8', timeout: 120_000 },
+    );
+    expect({ status: tsc.status, errors: tsc.stdout.split('\n').filter((line) => /error TS/.test(line)).slice(0, 5) }).toEqual({ status: 0, errors: [] });
+  }, 180_000);
+
   test('its term-mcp bin answers server/discover over STDIO and exits 0 on EOF', () => {
     const request = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
     const result = spawnSync(path.join(project, 'node_modules', '.bin', 'term-mcp'), ['stdio', '--workspace', project], {
