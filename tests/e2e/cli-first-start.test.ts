@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { modern, StdioPeer } from '../support/stdio-peer';
 import { CLI_PATH, makeTempWorkspace, REPO_ROOT } from '../support/workspace';
 
 const TOKEN = 'first-start-token-that-is-longer-than-thirty-two-chars';
@@ -58,5 +59,23 @@ describe('the built CLI at first start', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .find((entry) => String(entry.message).startsWith('the sandbox cannot hide these paths'));
     expect(warning).toMatchObject({ level: 'warn', paths: [REPO_ROOT], why: expect.stringContaining('commands can read them'), fix: expect.stringContaining('outside') });
+  });
+});
+
+describe('terminal_plan where the sandbox cannot start (the built CLI over STDIO)', () => {
+  test('an allowed plan says the sandbox is unavailable, not "call terminal_execute"', async () => {
+    const workspace = makeTempWorkspace();
+    const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, TERM_MCP_BWRAP: '/nonexistent/bwrap', LOG_LEVEL: 'error' });
+    try {
+      const reply = await peer.request(modern('tools/call', 1, { name: 'terminal_plan', arguments: { command: 'ls' } }), 30_000);
+      const plan = (reply.result as { structuredContent: { status: string; next_step: string } }).structuredContent;
+      expect(plan.status).toBe('planned');
+      expect(plan.next_step).toMatch(/^The command sandbox is unavailable here \(.+\), so terminal_execute would refuse this plan with sandbox_unavailable\. Tell the user: .+/);
+      const executed = await peer.request(modern('tools/call', 2, { name: 'terminal_execute', arguments: { command: 'ls' } }), 30_000);
+      expect(executed.result).toMatchObject({ isError: true, structuredContent: { code: 'sandbox_unavailable' } });
+    } finally {
+      await peer.end();
+      workspace.remove();
+    }
   });
 });
