@@ -8,7 +8,8 @@ module.exports = {
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|inversify|@inversifyjs)/)'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // src/main/module-file.ts reads import.meta.url, a syntax error in CommonJS: tests use a stand-in inside the repo.
+  moduleNameMapper: { '^\\./module-file(\\.js)?$': '<rootDir>/tests/support/module-file.ts', '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30000,
   maxWorkers: 2,
 };

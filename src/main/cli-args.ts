@@ -98,8 +98,15 @@ export function asksForHelp(argv: readonly string[]): boolean {
   return flags.some((token) => token === '--help' || token === '-h');
 }
 
+/** The Python seed's commands that have another name here (its `serve` started the HTTP server). */
+const SEED_COMMAND_NAMES: Readonly<Record<string, string>> = Object.freeze({ serve: 'http' });
+
 /** `unknown command: htpp (did you mean http?)`, with the general usage. */
 export function unknownCommandError(name: string, commandNames: readonly string[]): CliUsageError {
+  const seedName = SEED_COMMAND_NAMES[name];
+  if (seedName !== undefined && commandNames.includes(seedName)) {
+    return new CliUsageError(`unknown command: ${name} (the seed's ${name} is term-mcp ${seedName} here)`);
+  }
   const suggestion = closestName(name, commandNames);
   return new CliUsageError(`unknown command: ${name}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}`);
 }

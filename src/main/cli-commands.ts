@@ -35,6 +35,8 @@ export interface CliCommand {
   /** What follows the name in the usage line, e.g. `validate|show|redact <file> [--structure-only]`. */
   readonly synopsis: string;
   readonly flags: readonly CliFlag[];
+  /** Lines `term-mcp <command> --help` prints after the summary (subcommands, exit codes). */
+  readonly details?: readonly string[];
   /** Most positional arguments accepted (default 0). */
   readonly maxPositionals?: number;
   load(): Promise<CliCommandModule>;
@@ -110,11 +112,19 @@ export const CLI_COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze(
       { name: 'structure-only', description: 'validate: check the schema only, not the signature' },
       { name: 'json', description: 'validate, show: print JSON' },
     ],
+    details: [
+      'Subcommands:',
+      '  validate <file>  check the receipt against schema 1.0 and its signature',
+      '                   (TERM_MCP_RECEIPT_KEY); exit 0 valid, 1 invalid, 2 unreadable',
+      '  show <file>      summarise it: status, command, cwd, risk, times, exit, seal',
+      '  redact <file>    print the copy redacted for sharing, re-signed',
+      '<file> is a path, or - for standard input.',
+    ],
     maxPositionals: 2,
     load: () => import('./commands/receipt-command.js'),
   },
   demo: {
-    summary: "list the seed's model-free demo scenarios",
+    summary: 'list the demo scenarios the web UI offers (no model needed)',
     synopsis: '[--json]',
     flags: [{ name: 'json', description: 'print {"scenarios": [...]}' }],
     load: () => import('./commands/demo-command.js'),

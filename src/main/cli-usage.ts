@@ -11,9 +11,11 @@ export function generalUsage(commands: Readonly<Record<string, CliCommand>> = CL
     'Commands:',
     ...table(rows),
     '',
-    ...(defaultCommand && defaultCommand.flags.length > 0 ? [`Flags of ${DEFAULT_COMMAND} (each sets the environment variable it names; see docs/configuration.md):`, ...flagRows(defaultCommand.flags), ''] : []),
+    ...(defaultCommand && defaultCommand.flags.length > 0
+      ? [`Flags of ${DEFAULT_COMMAND} (each sets the environment variable it names;`, 'see docs/configuration.md):', ...flagRows(defaultCommand.flags), '']
+      : []),
     'Run `term-mcp <command> --help` for the flags of any command.',
-    'The default mode is inspect (read-only); choose another with --mode or APPROVAL_MODE.',
+    'Default mode: inspect (read-only); choose another with --mode or APPROVAL_MODE.',
     '',
   ].join('\n');
 }
@@ -23,8 +25,9 @@ export function commandUsage(name: string, command: CliCommand): string {
   return [
     `Usage: term-mcp ${`${name} ${command.synopsis}`.trim()}`,
     '',
-    command.summary,
+    ...wrap(command.summary, HELP_WIDTH),
     '',
+    ...(command.details === undefined ? [] : [...command.details, '']),
     'Flags:',
     ...table([...flagColumns(command.flags), ['-h, --help', 'print this help']]),
     '',
@@ -39,7 +42,27 @@ function flagColumns(flags: readonly CliFlag[]): Array<readonly [string, string]
   return flags.map((flag) => [`--${flag.name}${flag.value === undefined ? '' : ` ${flag.value}`}`, flag.description] as const);
 }
 
+/** Help fits an 80-column terminal: a description that does not fit beside its left column goes below it. */
+export const HELP_WIDTH = 80;
+const HANGING_INDENT = '      ';
+
 function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
   const width = Math.max(...rows.map(([left]) => left.length));
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
+  if (rows.every(([, right]) => 2 + width + 2 + right.length <= HELP_WIDTH)) return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
+  return rows.flatMap(([left, right]) => [`  ${left}`, ...wrap(right, HELP_WIDTH - HANGING_INDENT.length).map((line) => `${HANGING_INDENT}${line}`)]);
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
 }

@@ -100,8 +100,10 @@ const SETTINGS = {
   allowedOrigins: { env: ['ALLOWED_ORIGINS'], schema: csv.optional() },
   maxRequestBytes: { env: ['MAX_REQUEST_BYTES'], schema: positiveInt.default(65_536) },
   rateLimitPerMinute: { env: ['RATE_LIMIT_PER_MINUTE'], schema: positiveInt.default(600) },
-  maxLegacySessions: { env: ['TERM_MCP_MAX_LEGACY_SESSIONS'], schema: positiveInt.default(100) },
+  // A legacy session is a few hundred bytes (a handshake and an empty in-flight map): the cap is far above normal use.
+  maxLegacySessions: { env: ['TERM_MCP_MAX_LEGACY_SESSIONS'], schema: positiveInt.default(10_000) },
   maxLegacySessionsPerPrincipal: { env: ['TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL'], schema: positiveInt.optional() },
+  legacySessionEvictableAfterSeconds: { env: ['TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER'], schema: z.coerce.number().min(0).default(900) },
   trustProxy: { env: ['TRUST_PROXY'], schema: bool.default(false) },
   // Legacy web adapter
   sunset: { env: ['TERM_MCP_SUNSET'], schema: z.string().min(1).default('Fri, 27 Aug 2027 00:00:00 GMT') },
@@ -143,17 +145,24 @@ const SEED_SETTINGS_WITHOUT_EFFECT = Object.freeze({
 export type Config = Readonly<{ [K in keyof Settings]: z.output<Settings[K]['schema']> }>;
 export type ConfigFlags = Readonly<Record<string, string | undefined>>;
 
-/** Parses the configuration; throws `ConfigurationError` naming the variable (or flag) that is wrong. */
-export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}, cwd: string = process.cwd()): Config {
+/** The settings only `term-mcp http` binds with: `stdio` does not refuse to start over a bad value it never uses. */
+export const HTTP_LISTEN_SETTINGS: ReadonlyArray<keyof Settings> = ['host', 'port'];
+
+/**
+ * Parses the configuration; throws `ConfigurationError` naming the variable (or flag) that is wrong. A setting in
+ * `unused` that does not parse takes its default instead (the caller never reads it).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}, cwd: string = process.cwd(), unused: ReadonlyArray<keyof Settings> = []): Config {
   const values: Record<string, unknown> = {};
   let workspaceSource = 'WORKSPACE_ROOT';
   for (const [key, setting] of Object.entries(SETTINGS) as Array<[string, Settings[keyof Settings]]>) {
     const { raw, source } = pickRaw(setting, env, flags);
     if (key === 'workspaceRoot' && source !== undefined) workspaceSource = source;
     const input = raw ?? (key === 'workspaceRoot' ? cwd : undefined);
-    const parsed = setting.schema.safeParse(input === undefined || input === '' ? undefined : input);
+    let parsed = setting.schema.safeParse(input === undefined || input === '' ? undefined : input);
+    if (!parsed.success && unused.includes(key as keyof Settings)) parsed = setting.schema.safeParse(undefined);
     if (!parsed.success) {
-      throw new ConfigurationError(`${source ?? setting.env[0]}: ${parsed.error.issues[0]?.message ?? 'invalid value'}`, { setting: source ?? setting.env[0] });
+      throw new ConfigurationError(`${source ?? setting.env[0]}: ${problemOf(parsed.error.issues[0], input)}`, { setting: source ?? setting.env[0] });
     }
     values[key] = parsed.data;
   }
@@ -162,6 +171,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}, cwd:
     throw new ConfigurationError('COMMAND_TIMEOUT: must not exceed TERM_MCP_MAX_COMMAND_TIMEOUT', { setting: 'COMMAND_TIMEOUT' });
   }
   return Object.freeze(values) as Config;
+}
+
+/** zod's message, except for a number that is not one: zod says "expected number, received NaN". */
+function problemOf(issue: z.core.$ZodIssue | undefined, input: unknown): string {
+  if (issue === undefined) return 'invalid value';
+  if (issue.code === 'invalid_type' && issue.expected === 'number') return `must be a number, not ${JSON.stringify(input)}`;
+  return issue.message;
 }
 
 function pickRaw(setting: { env: readonly string[]; flag?: string }, env: NodeJS.ProcessEnv, flags: ConfigFlags): { raw: string | undefined; source: string | undefined } {

@@ -10,6 +10,7 @@ import { buildContainer, shutdownTerminal, type ContainerOverrides } from './con
 import { buildHttpApp, type HttpAppHooks } from './http-app.js';
 import { logSandboxState } from './sandbox-startup-log.js';
 import { warnAboutSeedSettings } from './seed-settings-warning.js';
+import { warnAboutBroadWorkspace } from './workspace-warning.js';
 import { TYPES } from './types.js';
 
 export interface StartHttpOptions extends HttpAppHooks {
@@ -92,8 +93,10 @@ export async function runHttp(config: Config): Promise<number> {
   const server = await startHttpServer(config);
   const logger = server.container.get<Logger>(TYPES.Logger);
   warnAboutSeedSettings(logger, config);
+  warnAboutBroadWorkspace(logger, config);
   logSandboxState(logger, config, server.container);
-  logger.info('term-mcp http listening', { url: server.url, workspace: config.workspaceRoot });
+  // The browser UI is served at the root of the same origin (docs/web.md).
+  logger.info('term-mcp http listening', { url: server.url, ui: new URL('/', server.url).href, workspace: config.workspaceRoot });
   const signal = await firstSignal(['SIGTERM', 'SIGINT']);
   logger.info('stopping', { signal });
   await server.close();

@@ -3,6 +3,7 @@ import type { McpDispatcher } from '../application/mcp/dispatcher.js';
 import { serveStdio } from '../adapters/stdio/stdio-server.js';
 import type { Config } from './config.js';
 import { warnAboutSeedSettings } from './seed-settings-warning.js';
+import { warnAboutBroadWorkspace } from './workspace-warning.js';
 import { logSandboxState } from './sandbox-startup-log.js';
 import { buildContainer, shutdownTerminal } from './container.js';
 import { TYPES } from './types.js';
@@ -20,6 +21,7 @@ export async function runStdio(config: Config): Promise<number> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
   warnAboutSeedSettings(logger, config);
+  warnAboutBroadWorkspace(logger, config);
   logSandboxState(logger, config, container);
   logger.info('term-mcp stdio ready', { workspace: config.workspaceRoot });
   await serveStdio({ input: process.stdin, output: process.stdout, handler: dispatcher, logger });

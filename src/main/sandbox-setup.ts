@@ -8,7 +8,7 @@ import { homesToHide } from '../adapters/sandbox/host-homes.js';
 import { findRootOnlyReadable, ROOT_ONLY_SCAN_TREES } from '../adapters/sandbox/root-only-files.js';
 import { keyringSeccompProgram } from '../adapters/sandbox/seccomp-filter.js';
 import { UnconfinedLaunch } from '../adapters/sandbox/unconfined-launch.js';
-import { locateStaticDir } from '../adapters/web/static-dir.js';
+import { installationDirectory } from './package-root.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import { NetworkAllowlist } from '../domain/execution/network-allowlist.js';
 import { isAtOrBelow } from '../domain/workspace/path-containment.js';
@@ -43,15 +43,6 @@ const CREDENTIAL_PATHS = [
   '.m2/settings.xml',
   '.gem/credentials',
 ];
-
-/**
- * The package root (where static/ is found, from the CLI script or the working directory): the server's own code and
- * its dependencies. Undefined when embedded somewhere it cannot be found.
- */
-export function installationDirectory(): string | undefined {
-  const staticDir = locateStaticDir([process.argv[1], process.cwd()], 'term-mcp');
-  return staticDir === undefined ? undefined : path.dirname(staticDir);
-}
 
 /** The paths the sandbox hides; a path holding the workspace cannot be hidden and is skipped (and reported). */
 export function hiddenPaths(config: Config): { hidden: string[]; notHidden: string[] } {

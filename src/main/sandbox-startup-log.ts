@@ -21,6 +21,14 @@ export function logSandboxState(logger: Logger, config: Config, container: Conta
     return;
   }
   const { notHidden } = hiddenPaths(config);
-  if (notHidden.length > 0) logger.warn('these paths hold the workspace, so the sandbox cannot hide them', { paths: notHidden });
+  if (notHidden.length > 0) {
+    // The sandbox hides the server's own files (its installation, policy file, audit log) and credential folders
+    // from commands. A path that contains the workspace cannot be hidden without hiding the workspace too.
+    logger.warn('the sandbox cannot hide these paths from commands: they contain the workspace', {
+      paths: notHidden,
+      why: "commands can read them (a workspace inside term-mcp's own folder exposes its code, a workspace inside ~/.ssh its keys)",
+      fix: 'use a workspace outside these paths, e.g. your project folder rather than the term-mcp clone',
+    });
+  }
   logger.info('command sandbox ready', { ...confinement.summary() });
 }

@@ -13,7 +13,6 @@ import { DeepSeekChatModel } from '../adapters/deepseek/deepseek-chat-model.js';
 import { deprecationHeaders, type DeprecationNotice } from '../adapters/web/deprecation-headers.js';
 import { createLegacyWebRouter, LEGACY_WEB_PATHS } from '../adapters/web/legacy-web-router.js';
 import { createOperatorRouter } from '../adapters/web/operator-approval-router.js';
-import { locateStaticDir } from '../adapters/web/static-dir.js';
 import { createDocsRouter, createStaticUiRouter } from '../adapters/web/static-ui-router.js';
 import { createUiConfigRouter } from '../adapters/web/ui-config-router.js';
 import { locateVendorFiles } from '../adapters/web/vendor-files.js';
@@ -21,9 +20,8 @@ import type { WebSessions } from '../adapters/web/web-ports.js';
 import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
 import type { Config } from './config.js';
+import { PACKAGE_NAME, packageStaticDir } from './package-root.js';
 
-/** The npm package whose `static/` folder holds the UI. */
-const PACKAGE_NAME = 'term-mcp';
 /** Seed §7: a `ping` at least every 15 s keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
 
@@ -71,7 +69,7 @@ export function mountWeb({ config, logger, registry, terminalSessions, workspace
     sessions: { create: () => sessions.create(undefined), exists: (sessionId) => registry.find(sessionId) !== undefined },
   });
   const deprecation: DeprecationNotice = { sunset: config.sunset, link: config.deprecationLink };
-  const staticDir = locateStaticDir([process.argv[1], process.cwd()], PACKAGE_NAME);
+  const staticDir = packageStaticDir();
   if (staticDir === undefined) logger.warn('web UI files not found; GET / is not served', { package: PACKAGE_NAME });
   const vendorFiles = staticDir === undefined ? undefined : locateVendorFiles(path.dirname(staticDir));
   if (staticDir !== undefined && vendorFiles === undefined) logger.warn('@xterm/xterm not found; the UI shows output as plain text');

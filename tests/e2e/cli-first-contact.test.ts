@@ -89,7 +89,7 @@ describe('term-mcp at first contact (the built CLI)', () => {
 
     test('an unknown subcommand is refused with the general usage', async () => {
       const result = await runTermMcp(['serve']);
-      expectUsageError(result, 'term-mcp: unknown command: serve', 'Usage: term-mcp [command] [flags]');
+      expectUsageError(result, "term-mcp: unknown command: serve (the seed's serve is term-mcp http here)", 'Usage: term-mcp [command] [flags]');
     });
 
     test('a flag missing its value is refused', async () => {
@@ -113,7 +113,7 @@ describe('term-mcp at first contact (the built CLI)', () => {
       const result = await runTermMcp([flag]);
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toMatch(/^Usage: term-mcp \[command\] \[flags\]\n/);
-      expect(result.stdout).toContain('The default mode is inspect (read-only)');
+      expect(result.stdout).toContain('Default mode: inspect (read-only)');
     });
 
     test.each([['--version'], ['-v'], ['version']])('%s prints the version', async (flag) => {

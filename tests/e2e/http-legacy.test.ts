@@ -242,7 +242,8 @@ describe('HTTP legacy era (2025-11-25)', () => {
     let capped: TestServer;
 
     beforeAll(async () => {
-      capped = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2', TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '2' });
+      // Eviction after 0 s: any idle session may make room (the default, 900 s, is tested in http-legacy-sessions-long-lived).
+      capped = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2', TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '2', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0' });
     });
 
     afterAll(async () => {

@@ -195,7 +195,7 @@ describe('HTTP modern era (2026-07-28)', () => {
       const reply = await post(server.url, [modernRequest('tools/list', 19)], modernHeaders('tools/list'));
 
       expect(reply.status).toBe(400);
-      expect(reply.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not supported' } });
+      expect(reply.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not supported (only in a session negotiated at 2025-03-26)' } });
     });
 
     it('refuses an empty body with 400 -32700', async () => {

@@ -142,22 +142,23 @@ describe('startHttpServer and runHttp', () => {
     );
     const registry = handle.container.get<SessionRegistry>(TYPES.SessionRegistry);
     let pid: number | undefined;
-    for (let attempt = 0; pid === undefined && attempt < 200; attempt += 1) {
+    // Waits for the command to have started, however loaded the machine (the deadline is only the failure bound).
+    const deadline = Date.now() + 60_000;
+    while (pid === undefined && Date.now() < deadline) {
       pid = registry.list().flatMap((session) => session.commands())[0]?.pid;
       if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(pid).toEqual(expect.any(Number));
     expect(isAlive(pid as number)).toBe(true);
 
-    const started = Date.now();
     await handle.close();
     handle = undefined;
 
     const answer = await execution;
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ result: { isError: true, structuredContent: { status: 'cancelled' } } });
+    // `cancelled`, not `succeeded`: the close killed `sleep 30` instead of waiting for it.
     expect(isAlive(pid as number)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('runHttp serves until SIGTERM, then shuts down and returns 0', async () => {

@@ -38,13 +38,10 @@ describe.each<V1Transport>(['stdio', 'http'])('@modelcontextprotocol/sdk 1.32.2 
     return data;
   }
 
-  test('lists the terminal tools, each output schema rooted at an object that admits refusals', async () => {
+  test('lists the terminal tools, each with an object output schema (which admits refusals)', async () => {
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(12);
-    for (const tool of tools) {
-      expect(tool.outputSchema).toMatchObject({ type: 'object', anyOf: expect.any(Array) });
-      expect(tool.outputSchema?.anyOf).toContainEqual(expect.objectContaining({ required: ['code', 'message', 'next_step', 'details'] }));
-    }
+    for (const tool of tools) expect(tool.outputSchema).toEqual({ type: 'object' });
   });
 
   test('a successful execute returns its signed receipt', async () => {

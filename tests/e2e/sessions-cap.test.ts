@@ -231,8 +231,9 @@ describe('the web API (the browser UI opens a session per load)', () => {
 });
 
 describe('legacy HTTP transport sessions at the cap', () => {
-  test('200 initializes without DELETE all succeed with the default cap; the oldest sessions answer 404', async () => {
-    const server = await startTestServer();
+  test('200 initializes without DELETE all succeed at a cap of 100 with eviction after 0 s; the oldest sessions answer 404', async () => {
+    // The default cap (10 000) and eviction delay (900 s) keep every session here: tests/e2e/http-legacy-sessions-long-lived.test.ts.
+    const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '100', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0' });
     try {
       const ids: string[] = [];
       for (let index = 0; index < 200; index += 1) ids.push(await openLegacySession(server.url));
@@ -253,7 +254,7 @@ describe('legacy HTTP transport sessions at the cap', () => {
 
   test('the Inspector CLI (which never sends DELETE) keeps connecting past the cap', async () => {
     // Cap 2, so a principal's share is 1: every run after the first ends the previous run's idle session.
-    const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2' });
+    const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0' });
     try {
       const inspector = path.join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
       for (let run = 0; run < 4; run += 1) {
@@ -271,7 +272,7 @@ describe('legacy HTTP transport sessions at the cap', () => {
   }, 180_000);
 
   test('a session with a request in flight is never evicted, and one busy principal does not block another', async () => {
-    const server = await startTestServer({ ...JWT_ENV, TERM_MCP_MAX_LEGACY_SESSIONS: '4', APPROVAL_MODE: 'trusted' });
+    const server = await startTestServer({ ...JWT_ENV, TERM_MCP_MAX_LEGACY_SESSIONS: '4', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0', APPROVAL_MODE: 'trusted' });
     try {
       const [alice, bob] = await Promise.all([tokenFor('alice'), tokenFor('bob')]);
       const busy = await openLegacySession(server.url, alice);
@@ -303,7 +304,7 @@ describe('legacy HTTP transport sessions at the cap', () => {
   }, 60_000);
 
   test('refuses an initialize with 503 only when every session of the principal is serving a request', async () => {
-    const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '1', APPROVAL_MODE: 'trusted' });
+    const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '1', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0', APPROVAL_MODE: 'trusted' });
     try {
       const busy = await openLegacySession(server.url);
       const inFlight = post(server.url, { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: 'sleep 30' } } }, legacyHeaders(busy));
@@ -318,7 +319,7 @@ describe('legacy HTTP transport sessions at the cap', () => {
       expect(refused.json).toEqual({
         jsonrpc: '2.0',
         id: 'init',
-        error: { code: -32600, message: 'Too many sessions: every session is serving a request; retry later (or end an unused one with DELETE /mcp)' },
+        error: { code: -32600, message: 'Too many sessions: every session is serving a request or was used recently; retry later (or end an unused one with DELETE /mcp)' },
       });
       expect(accepted.status).toBe(200);
     } finally {

@@ -21,6 +21,8 @@ export interface HttpSettings {
   readonly maxLegacySessions: number;
   /** Legacy transport sessions of one principal; default: half of `maxLegacySessions`, rounded up. */
   readonly maxLegacySessionsPerPrincipal?: number;
+  /** At the cap, only a legacy session idle for longer than this may be ended to make room; default 900 s. */
+  readonly legacySessionEvictableAfterSeconds?: number;
   readonly sessionTimeoutSeconds: number;
   /** Trust one reverse proxy hop for the client address and protocol (X-Forwarded-For / -Proto). */
   readonly trustProxy: boolean;

@@ -7,7 +7,7 @@ import { errorHandler } from './error-handler.js';
 import { healthRoute, type HealthInfo } from './health-route.js';
 import type { HttpSettings } from './http-settings.js';
 import { createJwtVerifier } from './jwt-verifier.js';
-import { LegacySessionStore } from './legacy-sessions.js';
+import { DEFAULT_EVICTABLE_AFTER_SECONDS, LegacySessionStore } from './legacy-sessions.js';
 import { mcpRoutes, type McpMessageHandler } from './mcp-route.js';
 import { originGuard } from './origin-guard.js';
 import { protectedResourceMetadata } from './protected-resource-metadata.js';
@@ -66,6 +66,7 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Express {
       maxSessions: settings.maxLegacySessions,
       maxSessionsPerPrincipal: settings.maxLegacySessionsPerPrincipal,
       idleTimeoutMs: settings.sessionTimeoutSeconds * 1000,
+      evictableAfterMs: (settings.legacySessionEvictableAfterSeconds ?? DEFAULT_EVICTABLE_AFTER_SECONDS) * 1000,
     });
 
   const app = express();

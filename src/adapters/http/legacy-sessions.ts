@@ -21,8 +21,17 @@ export interface LegacySessionStoreOptions {
   maxSessionsPerPrincipal?: number;
   /** SESSION_TIMEOUT in ms: a session with nothing in flight for this long is gone. */
   idleTimeoutMs: number;
+  /**
+   * TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER in ms: at the cap, only a session idle for longer than this may be ended
+   * to make room. None of the official clients initializes again after a 404, so a session used recently is kept
+   * and the new initialize is refused (503) instead.
+   */
+  evictableAfterMs?: number;
   now?: () => number;
 }
+
+/** The documented default of TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER (docs/configuration.md). */
+export const DEFAULT_EVICTABLE_AFTER_SECONDS = 900;
 
 /** 2025-11-25 transports: a session id is cryptographically random and only visible ASCII (base64url is). */
 export function mintLegacySessionId(): string {
@@ -32,10 +41,12 @@ export function mintLegacySessionId(): string {
 /**
  * The `Mcp-Session-Id` store of legacy HTTP clients. Sessions are bound to the principal that opened them:
  * to anyone else an id does not exist (404, not 403, so an id's existence never leaks). Idle sessions expire
- * (swept lazily, no timers). The store is capped per principal and in total, and a new session never fails for
- * want of room while an idle one exists: many clients (the Inspector CLI, LangChain, mcp-remote) never send
- * DELETE, so the least recently used idle session is ended instead (2025-11-25 transports: the server may end a
- * session at any time; its client then gets 404 and initializes again). A session serving a request is never ended.
+ * (swept lazily, no timers). The store is capped per principal and in total, with caps far above normal use (a
+ * session costs a few hundred bytes). Many clients (the Inspector CLI, LangChain, mcp-remote) never send DELETE, so
+ * at the cap the least recently used session idle for longer than `evictableAfterMs` is ended to make room
+ * (2025-11-25 transports: the server may end a session at any time). A session serving a request, or used within
+ * `evictableAfterMs`, is never ended: the official clients do not initialize again after a 404 (issue 23), so a
+ * long-lived host keeps its session while others come and go; the new initialize is refused (503) instead.
  */
 /** How many ids of sessions ended to make room are remembered, so their 404 can say why. */
 const MAX_REMEMBERED_EVICTIONS = 1000;
@@ -46,9 +57,11 @@ export class LegacySessionStore {
   private readonly evicted = new Map<string, string>();
   private readonly now: () => number;
   private readonly maxPerPrincipal: number;
+  private readonly evictableAfterMs: number;
 
   constructor(private readonly options: LegacySessionStoreOptions) {
     this.now = options.now ?? Date.now;
+    this.evictableAfterMs = options.evictableAfterMs ?? DEFAULT_EVICTABLE_AFTER_SECONDS * 1000;
     this.maxPerPrincipal = principalShare(options.maxSessions, options.maxSessionsPerPrincipal);
   }
 
@@ -134,7 +147,7 @@ export class LegacySessionStore {
   private makeRoomFor(principal: string): boolean {
     const own = [...this.sessions.values()].filter((session) => session.principal === principal);
     if (own.length >= this.maxPerPrincipal) {
-      const victim = leastRecentlyUsedIdle(own);
+      const victim = this.leastRecentlyUsedEvictable(own);
       if (!victim) return false;
       this.evict(victim);
     }
@@ -142,13 +155,19 @@ export class LegacySessionStore {
     const byPrincipal = new Map<string, LegacySession[]>();
     for (const session of this.sessions.values()) byPrincipal.set(session.principal, [...(byPrincipal.get(session.principal) ?? []), session]);
     for (const held of [...byPrincipal.values()].sort((a, b) => b.length - a.length)) {
-      const victim = leastRecentlyUsedIdle(held);
+      const victim = this.leastRecentlyUsedEvictable(held);
       if (victim) {
         this.evict(victim);
         return true;
       }
     }
     return false;
+  }
+
+  /** The least recently used session idle for longer than `evictableAfterMs`, if any. */
+  private leastRecentlyUsedEvictable(sessions: readonly LegacySession[]): LegacySession | undefined {
+    const victim = leastRecentlyUsedIdle(sessions);
+    return victim !== undefined && this.now() - victim.lastSeen >= this.evictableAfterMs ? victim : undefined;
   }
 
   private sweepExpired(): void {

@@ -1,11 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import { LegacyHandshake } from '../../application/mcp/connection-state.js';
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
-import type { JsonRpcResponse, RequestId } from '../../application/mcp/jsonrpc.js';
-import type { ClassifiedMessage } from '../../application/mcp/message-classification.js';
+import { errorResponse, type JsonRpcResponse, type RequestId } from '../../application/mcp/jsonrpc.js';
+import { classifyMessage, type ClassifiedMessage } from '../../application/mcp/message-classification.js';
 import { serializeMessage } from '../../application/mcp/serialized-once.js';
-import { httpStatusOfJsonRpcError } from './http-statuses.js';
+import { ERROR_CODES, META, MODERN_PROTOCOL_VERSIONS } from '../../domain/protocol/versions.js';
 import { principalOf } from './bearer-auth.js';
+import { httpStatusOfJsonRpcError } from './http-statuses.js';
 import { refuse } from './json-rpc-reply.js';
 import type { LegacySession, LegacySessionStore } from './legacy-sessions.js';
 import { legacySessionVersionProblem, mcpHeaderGuard } from './mcp-headers.js';
@@ -62,6 +63,7 @@ class McpEndpoint {
       refuse(res, 'parse_error', 'Parse error: the request body is empty');
       return;
     }
+    if (Array.isArray(req.body)) return this.serveBatch(req.body, req, res);
     if (incoming.kind === 'invalid') {
       refuse(res, 'invalid_message', incoming.reason, incoming.id);
       return;
@@ -99,7 +101,7 @@ class McpEndpoint {
   private async initializeSession(call: Call, res: Response): Promise<void> {
     const session = this.sessions.open(call.principal);
     if (session === undefined) {
-      const message = 'Too many sessions: every session is serving a request; retry later (or end an unused one with DELETE /mcp)';
+      const message = 'Too many sessions: every session is serving a request or was used recently; retry later (or end an unused one with DELETE /mcp)';
       refuse(res, 'transport_sessions_busy', message, idOf(call.incoming));
       return;
     }
@@ -117,10 +119,62 @@ class McpEndpoint {
     }
   }
 
+  /**
+   * 2025-03-26 basic ("JSON-RPC batching"): a session negotiated at that revision may POST an array of requests and
+   * notifications; the answer is the array of the responses (none for notifications: 202 when there are none).
+   * Every other era, and a message outside a session, gets the batch refused as before.
+   */
+  private async serveBatch(batch: unknown[], req: Request, res: Response): Promise<void> {
+    const id = sessionIdOf(req);
+    const principal = principalOf(res);
+    const session = id === undefined ? undefined : this.sessions.acquire(id, principal);
+    if (id !== undefined && session === undefined) {
+      sessionNotFound(res, null, this.sessions.wasEvicted(id, principal));
+      return;
+    }
+    try {
+      if (session === undefined || session.handshake.protocolVersion !== BATCH_PROTOCOL_VERSION) {
+        refuse(res, 'invalid_message', `JSON-RPC batches are not supported (only in a session negotiated at ${BATCH_PROTOCOL_VERSION})`);
+        return;
+      }
+      if (batch.length === 0) {
+        refuse(res, 'invalid_message', 'Invalid request: an empty batch', null, 'legacy');
+        return;
+      }
+      const signal = abortWhenClientLeaves(res);
+      const answers = await Promise.all(
+        batch.map(async (member): Promise<JsonRpcResponse | undefined> => {
+          const incoming = classifyMessage(member);
+          if (incoming.kind === 'invalid') return errorResponse(incoming.id, { code: ERROR_CODES.invalidRequest, message: incoming.reason });
+          if (incoming.kind === 'request' && incoming.method === 'initialize') {
+            return errorResponse(incoming.message.id, { code: ERROR_CODES.invalidRequest, message: 'Invalid request: initialize cannot be part of a batch' });
+          }
+          return this.dispatcher.dispatch(incoming, sessionContext(session, { incoming, principal, signal }));
+        }),
+      );
+      const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
+      if (res.writableEnded || res.destroyed) return;
+      if (responses.length === 0) {
+        res.status(202).end();
+        return;
+      }
+      res.status(200).type('application/json').send(`[${responses.map((response) => serializeMessage(response)).join(',')}]`);
+    } finally {
+      if (session !== undefined) this.sessions.release(session);
+    }
+  }
+
   private async serveLegacy(call: Call, req: Request, res: Response): Promise<void> {
     const id = sessionIdOf(req);
     if (id === undefined) {
       if (call.incoming.kind !== 'request') {
+        const version = req.headers['mcp-protocol-version'];
+        if (typeof version === 'string' && MODERN_PROTOCOL_VERSIONS.includes(version)) {
+          // A 2026-07-28 client has no session to name: what its notification lacks is its own `_meta`.
+          const missing = `Notification not delivered: a ${version} notification carries params._meta["${META.protocolVersion}"] (and no session is needed)`;
+          refuse(res, 'invalid_message', missing);
+          return;
+        }
         refuse(res, 'session_id_required', 'Mcp-Session-Id header is required: send initialize first');
         return;
       }
@@ -147,6 +201,9 @@ class McpEndpoint {
     }
   }
 }
+
+/** The revision that had JSON-RPC batches (2025-06-18 removed them): a session negotiated at it may send one. */
+const BATCH_PROTOCOL_VERSION = '2025-03-26';
 
 function statelessContext(call: Call): DispatchContext {
   return { transport: 'http', handshake: new LegacyHandshake(), signal: call.signal, principal: call.principal };

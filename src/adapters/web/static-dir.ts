@@ -2,9 +2,9 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Finds the package's `static/` folder by walking up from each start path (the CLI script, the working
- * directory) to a `package.json` named `packageName` that has `static/index.html` beside it. Works from
- * `src/` under the test runner and from `dist/` after `npm install -g`, without `import.meta` or `__dirname`.
+ * Finds the package's `static/` folder by walking up from each start path (the composition root passes the file of
+ * its own module, src/main/module-file.ts) to a `package.json` named `packageName` that has `static/index.html`
+ * beside it. Works from `src/` under the test runner, from `dist/` and from the CLI bundle's chunks.
  */
 export function locateStaticDir(startPaths: ReadonlyArray<string | undefined>, packageName: string): string | undefined {
   for (const start of startPaths) {

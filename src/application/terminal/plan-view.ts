@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ConfinementSummary } from '../../domain/execution/command-confinement.js';
+import type { ConfinementReadiness, ConfinementSummary } from '../../domain/execution/command-confinement.js';
 import type { ApprovalChannel } from '../../domain/terminal/approval-types.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import { approvalNextStep } from './approval-next-step.js';
@@ -10,7 +10,7 @@ import type { confinementSchema, planSchema } from './terminal-output-schemas.js
 export type PlanView = z.infer<typeof planSchema>;
 
 /** The wire form of a plan: seed `ExecutionPlan.to_dict()` plus preview, approval id and next step. */
-export function planView(plan: TerminalPlan, channel: ApprovalChannel): PlanView {
+export function planView(plan: TerminalPlan, channel: ApprovalChannel, readiness?: ConfinementReadiness): PlanView {
   const { decision, limits } = plan;
   const policy = summarizePolicy(decision);
   return {
@@ -40,7 +40,7 @@ export function planView(plan: TerminalPlan, channel: ApprovalChannel): PlanView
       ...(plan.confinement ? { confinement: confinementView(plan.confinement) } : {}),
     },
     ...(plan.approval ? { approval_id: plan.approval.id, approval_expires_at: isoAt(plan.approval.expiresAtMs) } : {}),
-    next_step: planNextStep(plan, channel),
+    next_step: planNextStep(plan, channel, readiness),
   };
 }
 
@@ -55,16 +55,23 @@ function confinementView(confinement: ConfinementSummary): z.infer<typeof confin
   };
 }
 
-function planNextStep(plan: TerminalPlan, channel: ApprovalChannel): string {
+function planNextStep(plan: TerminalPlan, channel: ApprovalChannel, readiness: ConfinementReadiness | undefined): string {
+  // An allowed plan is only worth executing where commands can be confined: otherwise say so, not "call terminal_execute".
+  if ((plan.status === 'planned' || plan.status === 'approved') && readiness !== undefined && !readiness.ready) {
+    return `The command sandbox is unavailable here (${readiness.reason}), so terminal_execute would refuse this plan with sandbox_unavailable. Tell the user: ${readiness.fix}`;
+  }
+  // The plan's own id is its `id` field: the next step names the arguments with their values, so `plan_id` is not
+  // looked for in the plan (issue 23).
+  const executeArguments = `{"session_id": "${plan.sessionId}", "plan_id": "${plan.id}"}`;
   switch (plan.status) {
     case 'blocked':
       return 'This command is denied by policy; do not retry variants of it. Ask the user.';
     case 'planned':
       return plan.requiresApproval
         ? approvalNextStep(plan, channel)
-        : 'Call terminal_execute with session_id and plan_id to run it.';
+        : `Call terminal_execute with ${executeArguments} to run it.`;
     case 'approved':
-      return 'Approved: call terminal_execute with session_id and plan_id to run it.';
+      return `Approved: call terminal_execute with ${executeArguments} to run it.`;
     case 'running':
     case 'paused':
       return 'Executing: poll terminal_read for its output; terminal_pause, terminal_resume and terminal_cancel control it.';

@@ -1,3 +1,4 @@
+import type { ConfinementReadiness } from '../../domain/execution/command-confinement.js';
 import type { ApprovalService } from './approval-service.js';
 import type { CommandInput } from './command-input.js';
 import type { CommandReader } from './command-reader.js';
@@ -21,4 +22,6 @@ export interface TerminalToolkit {
   readonly sessions: SessionOverview;
   /** Number of a signal name on this platform (`SIGTERM` -> 15), null when unknown. */
   readonly signalNumber: (name: string) => number | null;
+  /** Whether commands can be confined here (a plan's next step must not send a model to a certain refusal). */
+  readonly sandboxReadiness?: () => ConfinementReadiness;
 }

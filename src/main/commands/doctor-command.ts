@@ -5,6 +5,7 @@ import { withSetupInput } from '../../adapters/sandbox/bubblewrap-confinement.js
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import { loadConfig, type Config } from '../config.js';
 import { buildContainer, shutdownTerminal } from '../container.js';
+import { loadPolicySettings } from '../policy-file.js';
 import type { CliContext } from '../cli-commands.js';
 import { TERM_MCP_VERSION } from '../server-info.js';
 import { TYPES } from '../types.js';
@@ -117,7 +118,8 @@ async function runChecks(context: CliContext, nodeVersion: string): Promise<Reco
   let config: Config;
   try {
     config = loadConfig(context.env, context.args.values, context.cwd);
-    checks.configuration = { ok: true, detail: `workspace ${config.workspaceRoot}, mode ${config.policyMode ?? '(policy default)'}`, required: true };
+    // The mode the server would run in: APPROVAL_MODE or --mode, else the policy file's, else inspect.
+    checks.configuration = { ok: true, detail: `workspace ${config.workspaceRoot}, mode ${loadPolicySettings(config).mode}`, required: true };
   } catch (error) {
     checks.configuration = { ok: false, detail: error instanceof Error ? error.message : String(error), required: true };
     return checks;

@@ -5,6 +5,8 @@ import { McpDispatcher } from '../../application/mcp/dispatcher.js';
 import { featureHandlers } from '../../application/mcp/feature-handlers.js';
 import { DEFAULT_CACHE_POLICY, SERVER_INSTRUCTIONS, type ServerInfo } from '../../application/mcp/server-identity.js';
 import { VersionNegotiator } from '../../application/mcp/version-negotiator.js';
+import type { SecretRedactor } from '../../application/terminal/secret-redactor.js';
+import { ToolCallLog } from '../../application/tools/tool-call-log.js';
 import { ToolCatalog } from '../../application/tools/tool-catalog.js';
 import type { ToolDefinition } from '../../application/tools/tool-definition.js';
 import type { ProtocolNegotiator } from '../../domain/protocol/protocol-negotiator.js';
@@ -16,7 +18,10 @@ import { TYPES } from '../types.js';
 export const protocolModule = typedModule(({ bind }) => {
   bind<ServerInfo>(TYPES.ServerInfo).toConstantValue(SERVER_INFO);
   bind<ProtocolNegotiator>(TYPES.ProtocolNegotiator).toResolvedValue(() => new VersionNegotiator());
-  bind<ToolCatalog>(TYPES.ToolCatalog).toResolvedValue((tools: ToolDefinition[]) => new ToolCatalog(tools), [TYPES.Tools]);
+  bind<ToolCatalog>(TYPES.ToolCatalog).toResolvedValue(
+    (tools: ToolDefinition[], logger: Logger, redactor: SecretRedactor) => new ToolCatalog(tools, new ToolCallLog(logger, redactor)),
+    [TYPES.Tools, TYPES.Logger, TYPES.SecretRedactor],
+  );
   bind<McpDispatcher>(TYPES.Dispatcher).toResolvedValue(
     (config: Config, negotiator: ProtocolNegotiator, serverInfo: ServerInfo, logger: Logger, tools: ToolCatalog, resources: ResourceProvider, prompts: PromptProvider) =>
       new McpDispatcher({

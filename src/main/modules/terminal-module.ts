@@ -114,7 +114,8 @@ export const terminalModule = typedModule(({ bind }) => {
       reader: CommandReader,
       stdin: CommandInput,
       sessions: SessionOverview,
-    ) => ({ settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber }),
+      confinement: CommandConfinement,
+    ) => ({ settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber, sandboxReadiness: () => confinement.readiness() }),
     [
       TYPES.TerminalSettings,
       TYPES.PlanService,
@@ -124,6 +125,7 @@ export const terminalModule = typedModule(({ bind }) => {
       TYPES.CommandReader,
       TYPES.CommandInput,
       TYPES.SessionOverview,
+      TYPES.CommandConfinement,
     ],
   );
   bind<ToolDefinition[]>(TYPES.Tools).toResolvedValue((kit: TerminalToolkit) => terminalTools(kit), [TYPES.TerminalToolkit]);

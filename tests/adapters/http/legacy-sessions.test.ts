@@ -8,8 +8,9 @@ describe('LegacySessionStore', () => {
     now = 1_000_000;
   });
 
-  function store(maxSessions = 10, idleTimeoutMs = 60_000, maxSessionsPerPrincipal: number | undefined = maxSessions): LegacySessionStore {
-    return new LegacySessionStore({ maxSessions, maxSessionsPerPrincipal, idleTimeoutMs, now: clock });
+  /** `evictableAfterMs` 0: any idle session may make room (the eviction order is what most tests here look at). */
+  function store(maxSessions = 10, idleTimeoutMs = 60_000, maxSessionsPerPrincipal: number | undefined = maxSessions, evictableAfterMs = 0): LegacySessionStore {
+    return new LegacySessionStore({ maxSessions, maxSessionsPerPrincipal, idleTimeoutMs, evictableAfterMs, now: clock });
   }
 
   /** Opens a session and ends its initialize hold, as the route does once initialize is answered. */
@@ -164,7 +165,7 @@ describe('LegacySessionStore', () => {
   });
 
   it('gives each principal half the cap, rounded up, by default', () => {
-    const sessions = new LegacySessionStore({ maxSessions: 3, idleTimeoutMs: 60_000, now: clock });
+    const sessions = new LegacySessionStore({ maxSessions: 3, idleTimeoutMs: 60_000, evictableAfterMs: 0, now: clock });
     const first = openIdle(sessions, 'alice');
     openIdle(sessions, 'alice');
 
@@ -172,6 +173,31 @@ describe('LegacySessionStore', () => {
 
     expect(sessions.find(first, 'alice')).toBeUndefined();
     expect(sessions.size).toBe(2);
+  });
+
+  it('at the cap, ends only a session idle past evictableAfterMs; a recently used one is kept and the new one refused', () => {
+    const sessions = store(2, 3_600_000, 2, 900_000);
+    const stale = openIdle(sessions, 'alice');
+    now += 600_000;
+    const recent = openIdle(sessions, 'alice');
+    now += 400_000;
+
+    // `stale` has been idle 1000 s (> 900 s): it makes room. `recent`, idle 400 s, does not.
+    const third = openIdle(sessions, 'alice');
+    expect(sessions.wasEvicted(stale, 'alice')).toBe(true);
+    expect(sessions.open('alice')).toBeUndefined();
+    expect(sessions.find(recent, 'alice')).toBeDefined();
+    expect(sessions.find(third, 'alice')).toBeDefined();
+  });
+
+  it('defaults to 900 s before an idle session may be ended to make room', () => {
+    const sessions = new LegacySessionStore({ maxSessions: 1, maxSessionsPerPrincipal: 1, idleTimeoutMs: 3_600_000, now: clock });
+    const host = openIdle(sessions, 'alice');
+    now += 899_000;
+    expect(sessions.open('alice')).toBeUndefined();
+    now += 2_000;
+    expect(sessions.open('alice')).toBeDefined();
+    expect(sessions.wasEvicted(host, 'alice')).toBe(true);
   });
 
   it('closes every session at once', () => {

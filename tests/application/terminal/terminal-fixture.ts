@@ -133,6 +133,11 @@ export class TerminalFixture {
     return descriptor;
   }
 
+  /** The tool's full output contract (ToolCatalog.outputContract): what every result is checked against. */
+  contract(name: string): Record<string, unknown> {
+    return this.catalog.outputContract(name);
+  }
+
   /** Moves the approval clock forward. */
   advance(ms: number): void {
     this.clockOffsetMs += ms;
@@ -152,6 +157,7 @@ export class TerminalFixture {
       this.tool(name).output.parse(result.structuredContent);
     }
     assertConformsToOutputSchema(this.descriptor(name), result.structuredContent);
+    assertConformsToOutputSchema({ name, outputSchema: this.contract(name) }, result.structuredContent);
     return result;
   }
 

@@ -52,8 +52,10 @@ describe('terminal_plan', () => {
         max_output_bytes: 1_048_576,
         risk: 'low',
       },
-      next_step: 'Call terminal_execute with session_id and plan_id to run it.',
+      next_step: expect.any(String),
     });
+    // The next step names the arguments with this plan's values: its `id` is the plan_id to send.
+    expect(plan.next_step).toBe(`Call terminal_execute with {"session_id": "${String(plan.session_id)}", "plan_id": "${String(plan.id)}"} to run it.`);
     expect(fixture.registry.find(String(plan.session_id))).toBeDefined();
   });
 

@@ -31,7 +31,9 @@ describe('terminal tool catalog', () => {
 
   test.each(SEED_TOOLS)('%s keeps the seed title, description and required inputs', (name, title, description, required, hints) => {
     const tool = fixture.catalog.list().find((candidate) => candidate.name === name);
-    expect(tool).toMatchObject({ title, description, annotations: { title, ...hints } });
+    expect(tool).toMatchObject({ title, description, outputSchema: { type: 'object' } });
+    // The title is the tool's own (2025-06-18 on), not repeated in the hints.
+    expect(tool?.annotations).toEqual(hints);
     expect(tool?.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
     expect((tool?.inputSchema.required as string[] | undefined) ?? []).toEqual(required);
   });

@@ -5,7 +5,8 @@ import { TerminalFixture } from './terminal-fixture';
 /**
  * 2025-11-25 server/tools: "If an output schema is provided: Servers MUST provide structured results that conform to
  * this schema." Every result shape each terminal tool can produce (each success variant and each kind of refusal) is
- * produced for real here and checked against the JSON Schema tools/list declares, with the ajv validator that
+ * produced for real here and checked against the tool's full output contract (ToolCatalog.outputContract) and the
+ * compact schema tools/list declares, with the ajv validator that
  * `@modelcontextprotocol/sdk` 1.x clients run (the fixture also checks every call it makes).
  */
 describe('every terminal tool result conforms to the declared outputSchema', () => {
@@ -24,6 +25,7 @@ describe('every terminal tool result conforms to the declared outputSchema', () 
   /** Calls a tool, checks the result against the declared schema, and records what kind of result it was. */
   async function produce(tool: string, args: Record<string, unknown>, expected: { isError: boolean; code?: string }): Promise<Record<string, unknown>> {
     const result: CallToolResult = await fixture.call(tool, args);
+    expect(outputSchemaProblem(fixture.contract(tool), result.structuredContent)).toBeUndefined();
     expect(outputSchemaProblem(fixture.descriptor(tool).outputSchema, result.structuredContent)).toBeUndefined();
     expect({ tool, isError: result.isError }).toEqual({ tool, isError: expected.isError });
     if (expected.code !== undefined) {

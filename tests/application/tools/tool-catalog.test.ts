@@ -23,20 +23,37 @@ const echo = defineTool({
 describe('ToolCatalog', () => {
   const catalog = new ToolCatalog([echo]);
 
-  test('describes tools with JSON Schemas derived from zod, strict inputs included', () => {
+  test('describes tools with strict input schemas derived from zod and a compact object outputSchema', () => {
     const [descriptor] = catalog.list();
-    expect(descriptor).toMatchObject({
+    expect(descriptor).toEqual({
       name: 'echo_text',
       title: 'Echo text',
+      description: 'Returns its input.',
       inputSchema: { type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'], additionalProperties: false },
-      outputSchema: {
-        type: 'object',
-        anyOf: [
-          { type: 'object', properties: { echoed: { type: 'string' } }, required: ['echoed'] },
-          { type: 'object', required: ['code', 'message', 'next_step', 'details'] },
-        ],
-      },
-      annotations: { title: 'Echo text', readOnlyHint: true },
+      outputSchema: { type: 'object' },
+      annotations: { readOnlyHint: true },
+    });
+  });
+
+  test('keeps the full output contract, every success shape and the refusal shape, off the wire', () => {
+    expect(catalog.outputContract('echo_text')).toMatchObject({
+      type: 'object',
+      anyOf: [
+        { type: 'object', properties: { echoed: { type: 'string' } }, required: ['echoed'] },
+        { type: 'object', required: ['code', 'message', 'next_step', 'details'] },
+      ],
+    });
+    expect(() => catalog.outputContract('nope')).toThrow(UnknownTool);
+  });
+
+  test('drops the meaningless safe-integer bounds and $schema from input schemas, keeping real bounds', () => {
+    const counted = defineTool({ ...echo, name: 'counted', input: z.object({ count: z.number().int().min(1), any: z.number().int() }).strict() });
+    const [descriptor] = new ToolCatalog([counted]).list();
+    expect(descriptor?.inputSchema).toEqual({
+      type: 'object',
+      properties: { count: { type: 'integer', minimum: 1 }, any: { type: 'integer' } },
+      required: ['count', 'any'],
+      additionalProperties: false,
     });
   });
 
@@ -61,9 +78,10 @@ describe('ToolCatalog', () => {
     });
   });
 
-  test('every result it produces conforms to the declared outputSchema, as the v1 SDK client checks it', async () => {
+  test('every result it produces conforms to the output contract and to the published outputSchema', async () => {
     const [descriptor] = catalog.list();
     if (!descriptor) throw new Error('no descriptor');
+    const contract = catalog.outputContract('echo_text');
     const results = [
       await catalog.call('echo_text', { text: 'hi' }, context),
       await catalog.call('echo_text', { text: 'refuse' }, context),
@@ -71,14 +89,16 @@ describe('ToolCatalog', () => {
       await catalog.call('echo_text', undefined, context),
     ];
     expect(results.map((result) => result.isError)).toEqual([false, true, true, true]);
-    for (const result of results) expect(outputSchemaProblem(descriptor.outputSchema, result.structuredContent)).toBeUndefined();
+    for (const result of results) {
+      expect(outputSchemaProblem(contract, result.structuredContent)).toBeUndefined();
+      expect(outputSchemaProblem(descriptor.outputSchema, result.structuredContent)).toBeUndefined();
+    }
   });
 
-  test('the declared outputSchema still rejects content that is neither a success nor a refusal', () => {
-    const [descriptor] = catalog.list();
-    if (!descriptor) throw new Error('no descriptor');
-    expect(outputSchemaProblem(descriptor.outputSchema, { echoed: 1 })).toBeDefined();
-    expect(outputSchemaProblem(descriptor.outputSchema, { code: 'x', message: 'y' })).toBeDefined();
+  test('the output contract rejects content that is neither a success nor a refusal', () => {
+    const contract = catalog.outputContract('echo_text');
+    expect(outputSchemaProblem(contract, { echoed: 1 })).toBeDefined();
+    expect(outputSchemaProblem(contract, { code: 'x', message: 'y' })).toBeDefined();
   });
 
   test('a refusal without a next step names its code and message only', async () => {

@@ -5,7 +5,7 @@ import { nonEmptyString, planIdField, sessionIdField } from '../terminal-input-f
 import { planSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalApproveTool({ approvals, settings }: Pick<TerminalToolkit, 'approvals' | 'settings'>): ToolDefinition {
+export function terminalApproveTool({ approvals, settings, sandboxReadiness }: Pick<TerminalToolkit, 'approvals' | 'settings' | 'sandboxReadiness'>): ToolDefinition {
   return defineTool({
     name: 'terminal_approve',
     title: 'Approve a terminal plan',
@@ -23,7 +23,7 @@ export function terminalApproveTool({ approvals, settings }: Pick<TerminalToolki
     annotations: { readOnlyHint: false, destructiveHint: true },
     async call(args) {
       const plan = approvals.approveFromClient(args.session_id, args.plan_id, args.approval_id);
-      return { structured: planView(plan, settings.approvalChannel) };
+      return { structured: planView(plan, settings.approvalChannel, sandboxReadiness?.()) };
     },
   });
 }

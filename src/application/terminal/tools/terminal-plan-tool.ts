@@ -5,7 +5,7 @@ import { nonEmptyString } from '../terminal-input-fields.js';
 import { planSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalPlanTool({ plans, settings }: Pick<TerminalToolkit, 'plans' | 'settings'>): ToolDefinition {
+export function terminalPlanTool({ plans, settings, sandboxReadiness }: Pick<TerminalToolkit, 'plans' | 'settings' | 'sandboxReadiness'>): ToolDefinition {
   const input = z
     .object({
       command: nonEmptyString('The command line to judge. It is never executed by planning.'),
@@ -35,7 +35,7 @@ export function terminalPlanTool({ plans, settings }: Pick<TerminalToolkit, 'pla
         owner: context.principal,
       });
       // A denied command is a successful plan with status "blocked" (seed: a structured denial, not an error).
-      return { structured: planView(plan, settings.approvalChannel) };
+      return { structured: planView(plan, settings.approvalChannel, sandboxReadiness?.()) };
     },
   });
 }

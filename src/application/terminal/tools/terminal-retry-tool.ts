@@ -5,7 +5,7 @@ import { planIdField, sessionIdField } from '../terminal-input-fields.js';
 import { planSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalRetryTool({ plans, settings }: Pick<TerminalToolkit, 'plans' | 'settings'>): ToolDefinition {
+export function terminalRetryTool({ plans, settings, sandboxReadiness }: Pick<TerminalToolkit, 'plans' | 'settings' | 'sandboxReadiness'>): ToolDefinition {
   return defineTool({
     name: 'terminal_retry',
     title: 'Create a controlled retry plan',
@@ -16,7 +16,7 @@ export function terminalRetryTool({ plans, settings }: Pick<TerminalToolkit, 'pl
     annotations: { readOnlyHint: true, destructiveHint: false },
     async call(args) {
       const plan = await plans.retry(args.session_id, args.plan_id);
-      return { structured: planView(plan, settings.approvalChannel) };
+      return { structured: planView(plan, settings.approvalChannel, sandboxReadiness?.()) };
     },
   });
 }
