@@ -66,6 +66,8 @@ export class ChildProcessRunningCommand implements RunningCommand {
   private final: FinalState | undefined;
   private termination: TerminationReason | undefined;
   private terminating: Promise<void> | undefined;
+  /** Whether the group outlived its leader, checked once when the outcome became final. */
+  private groupCheck: Promise<void> | undefined;
   private paused = false;
   /** Set once no process of the group is left: from then on its id may belong to someone else and is never signalled. */
   private groupGone = false;
@@ -200,8 +202,11 @@ export class ChildProcessRunningCommand implements RunningCommand {
     if (!this.final && !this.termination) this.termination = reason;
     this.paused = false;
     this.clearDeadline();
-    if (this.pid === undefined || this.groupGone) return Promise.resolve();
-    this.terminating ??= this.killGroup(this.pid);
+    const groupId = this.pid;
+    if (groupId === undefined || this.groupGone) return Promise.resolve();
+    // After the outcome, the check started then usually finds the group gone within a millisecond or two (a
+    // sandbox's PID-namespace init leaves it just after bwrap): signalling and polling it again would only add work.
+    this.terminating ??= (this.groupCheck ?? Promise.resolve()).then(() => (this.groupGone ? undefined : this.killGroup(groupId)));
     return this.terminating;
   }
 
@@ -254,8 +259,11 @@ export class ChildProcessRunningCommand implements RunningCommand {
       this.finalize();
       return;
     }
-    // Background members may hold the pipes open for a long time; the leader's outcome does not wait for them.
-    this.settleTimer = setTimeout(() => this.finalize(), this.options.outputSettleMs).unref();
+    // Background members may hold the pipes open for a long time; the leader's outcome does not wait for them. The
+    // timer is checked before the pipes are polled in each turn of the event loop, so when a turn ran longer than the
+    // settle time (many calls at once) it would fire before output already waiting in the pipe is read: the outcome
+    // is made final one poll later (setImmediate runs after the poll phase), with that output.
+    this.settleTimer = setTimeout(() => setImmediate(() => this.finalize()), this.options.outputSettleMs).unref();
   }
 
   private failToStart(error: unknown): void {
@@ -275,7 +283,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
     const status: CommandStatus = this.termination ?? (code === 0 ? 'succeeded' : 'failed');
     this.final = { status, exitCode: code, signal, finishedAtMs: this.options.now() };
     this.paused = false;
-    void this.noteWhetherGroupIsGone();
+    this.groupCheck = this.noteWhetherGroupIsGone();
     const outcome = this.outcome();
     this.options.events.publish({ type: 'command_finished', outcome, ...this.eventHeader() });
     this.options.events.commandFinished();
