@@ -204,14 +204,25 @@ export class ChildProcessRunningCommand implements RunningCommand {
     this.clearDeadline();
     const groupId = this.pid;
     if (groupId === undefined || this.groupGone) return Promise.resolve();
-    // After the outcome, the check started then usually finds the group gone within a millisecond or two (a
-    // sandbox's PID-namespace init leaves it just after bwrap): signalling and polling it again would only add work.
-    this.terminating ??= (this.groupCheck ?? Promise.resolve()).then(() => (this.groupGone ? undefined : this.killGroup(groupId)));
+    this.terminating ??= this.groupCheck ? this.endLeftovers(groupId, this.groupCheck) : this.killGroup(groupId);
     return this.terminating;
   }
 
   private async killGroup(groupId: number): Promise<void> {
     this.groupGone = await terminateGroup(groupId, this.options.killGraceMs);
+  }
+
+  /**
+   * After the outcome: whatever the leader left behind is asked to stop at once, and the check started with the
+   * outcome (cheap until it gives up) says when the group is gone; only a group that outlasts it is killed. A
+   * sandboxed command's usual leftover is bubblewrap's PID-namespace init waiting to be reaped, which a second poll
+   * with its own /proc scan would only pay for again.
+   */
+  private async endLeftovers(groupId: number, groupCheck: Promise<void>): Promise<void> {
+    signalGroup(groupId, 'SIGCONT');
+    signalGroup(groupId, 'SIGTERM');
+    await groupCheck;
+    if (!this.groupGone) await this.killGroup(groupId);
   }
 
   private async deadlineReached(): Promise<void> {
