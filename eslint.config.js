@@ -2,13 +2,27 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
   js.configs.recommended,
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   ...tseslint.configs.recommended,
   {
     files: ['scripts/**/*.mjs'],
     languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // The benchmarks: plain Node ES modules run as they are.
+    files: ['bench/**/*.mjs'],
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'process', 'console', 'Buffer', 'URL', 'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder',
+          'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'queueMicrotask', 'globalThis',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
   },
   {
     // The browser UI: plain ES modules run as they are (no build step), so only browser globals exist.
