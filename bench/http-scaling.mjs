@@ -16,6 +16,11 @@ export const SCALING_DEFAULTS = {
   targets: ['echo', 'term-mcp'],
   /** `terminal_execute {command: "echo hi"}` (one-shot, sandboxed: the default), against the bare spawn server and the v1 SDK server. */
   executeTargets: ['spawn', 'term-mcp', 'sdk-v1'],
+  /**
+   * Longer for the execute cases: at 100 connections and ~35 calls/s a call waits ~3 s, and a round shorter than that
+   * would cut the tail off (only answered calls have a latency).
+   */
+  executeDurationSeconds: 10,
 };
 
 /** The method label of the execute cases; their tools/call runs `echo hi`, and only a succeeded answer counts. */
@@ -43,7 +48,8 @@ export async function runHttpScalingBench(options = {}) {
     }
     for (let round = 0; round < settings.rounds; round += 1) {
       for (const item of cases) {
-        item.rounds.push(await load(item.url, item.wire, item.params, { ...settings, connections: item.connections }, item.handle, item.verify));
+        const durationSeconds = item.method === EXECUTE ? settings.executeDurationSeconds : settings.durationSeconds;
+        item.rounds.push(await load(item.url, item.wire, item.params, { durationSeconds, connections: item.connections }, item.handle, item.verify));
         item.loads = [...(item.loads ?? []), fixed(os.loadavg()[0], 2)];
       }
     }
@@ -128,7 +134,7 @@ export function httpScalingMarkdown(run) {
     return r ? [[target, method, `${fixed(r.median)} (${fixed(r.min)}–${fixed(r.max)})`]] : [];
   });
   return [
-    `autocannon, ${run.settings.rounds} rounds of ${run.settings.durationSeconds} s per case after a ${run.settings.warmupSeconds} s warm-up, ` +
+    `autocannon, ${run.settings.rounds} rounds of ${run.settings.durationSeconds} s per case (${run.settings.executeDurationSeconds} s for \`tools/call execute\`) after a ${run.settings.warmupSeconds} s warm-up, ` +
       `${run.settings.connections.join(' and ')} connections, cases measured in turn within each round. Latencies pooled; p99 also per round.`,
     '',
     table(['target', 'method', 'connections', 'requests/s (median)', 'p50 ms', 'p99 ms', 'p99 per round', 'failed (non-2xx, errors, tool errors)', 'load (1 min) per round'], rows),
@@ -144,7 +150,7 @@ if (isMain(import.meta.url)) {
   };
   // --execute-only: only the terminal_execute cases (the spawn server, term-mcp, the v1 SDK server).
   const only = process.argv.includes('--execute-only') ? { targets: [] } : {};
-  const run = await runHttpScalingBench({ durationSeconds: arg('duration', 3), rounds: arg('rounds', 3), ...only });
+  const run = await runHttpScalingBench({ durationSeconds: arg('duration', 3), executeDurationSeconds: arg('execute-duration', 10), rounds: arg('rounds', 3), ...only });
   console.log(httpScalingMarkdown(run));
   console.log();
   console.log(table(['target', 'verdict', 'measured'], httpScalingVerdicts(run).map((v) => [v.target, v.met ? 'met' : '**not met**', v.evidence])));
