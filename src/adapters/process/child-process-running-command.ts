@@ -68,6 +68,8 @@ export class ChildProcessRunningCommand implements RunningCommand {
   private terminating: Promise<void> | undefined;
   /** Whether the group outlived its leader, checked once when the outcome became final. */
   private groupCheck: Promise<void> | undefined;
+  /** Aborted when the check must stop being patient (the server shuts down). */
+  private readonly settleNow = new AbortController();
   private paused = false;
   /** Set once no process of the group is left: from then on its id may belong to someone else and is never signalled. */
   private groupGone = false;
@@ -208,6 +210,14 @@ export class ChildProcessRunningCommand implements RunningCommand {
     return this.terminating;
   }
 
+  /**
+   * The group check started with the outcome stops waiting for the group to empty by itself and looks it up now (a
+   * /proc scan, shared with the other commands doing the same): for a server that is shutting down.
+   */
+  settleGroupCheckNow(): void {
+    this.settleNow.abort();
+  }
+
   private async killGroup(groupId: number): Promise<void> {
     this.groupGone = await terminateGroup(groupId, this.options.killGraceMs);
   }
@@ -303,7 +313,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
 
   /** The deadline stays armed only while background members outlive the leader. */
   private async noteWhetherGroupIsGone(): Promise<void> {
-    if (this.pid !== undefined && (await groupIsAlive(this.pid))) return;
+    if (this.pid !== undefined && (await groupIsAlive(this.pid, this.settleNow.signal))) return;
     this.groupGone = true;
     this.clearDeadline();
   }

@@ -36,8 +36,8 @@ export function signalGroup(groupId: number, signal: NodeJS.Signals | 0): boolea
  * background process whose parent died is re-parented to PID 1, and when PID 1 does not reap (containers without an
  * init, some VMs) it stays a zombie in the group for ever, although it is dead.
  */
-export async function groupIsAlive(groupId: number): Promise<boolean> {
-  return !(await waitUntilGone(groupId, LEADER_GONE_PATIENCE_MS));
+export async function groupIsAlive(groupId: number, settleNow?: AbortSignal): Promise<boolean> {
+  return !(await waitUntilGone(groupId, LEADER_GONE_PATIENCE_MS, settleNow));
 }
 
 /**
@@ -45,14 +45,44 @@ export async function groupIsAlive(groupId: number): Promise<boolean> {
  * as alive.
  */
 async function groupHasLiveMember(groupId: number): Promise<boolean> {
+  const live = await freshScan();
+  return live === undefined || live.has(groupId);
+}
+
+let scanning: Promise<ReadonlySet<number> | undefined> | undefined;
+let queuedScan: Promise<ReadonlySet<number> | undefined> | undefined;
+
+/**
+ * The groups with a live member, from a scan that starts after this call: many groups asking at once (a shutdown
+ * right after many commands) share one scan instead of each reading all of /proc.
+ */
+function freshScan(): Promise<ReadonlySet<number> | undefined> {
+  if (queuedScan) return queuedScan;
+  const start = (): Promise<ReadonlySet<number> | undefined> => {
+    queuedScan = undefined;
+    const run = groupsWithLiveMembers().finally(() => {
+      if (scanning === run) scanning = undefined;
+    });
+    scanning = run;
+    return run;
+  };
+  if (!scanning) return start();
+  queuedScan = scanning.then(start, start);
+  return queuedScan;
+}
+
+/** Process group ids that have a member that is not a zombie; undefined without /proc. */
+async function groupsWithLiveMembers(): Promise<ReadonlySet<number> | undefined> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
-    return true;
+    return undefined;
   }
   const states = await Promise.all(entries.filter((entry) => /^\d+$/.test(entry)).map(readProcessState));
-  return states.some((state) => state !== undefined && state.groupId === groupId && state.state !== 'Z');
+  const live = new Set<number>();
+  for (const state of states) if (state !== undefined && state.state !== 'Z') live.add(state.groupId);
+  return live;
 }
 
 async function readProcessState(pid: string): Promise<{ state: string; groupId: number } | undefined> {
@@ -68,17 +98,18 @@ async function readProcessState(pid: string): Promise<{ state: string; groupId: 
 
 /**
  * Resolves true once no process of the group can run, false if one still can after `timeoutMs`. Until the deadline
- * the check is `kill(-group, 0)`, whose cost does not depend on the host; at the deadline a group of zombies only
- * (found by one /proc scan) counts as gone.
+ * the check is `kill(-group, 0)`, whose cost does not depend on the host; at the deadline, or as soon as `settleNow`
+ * aborts, one /proc scan decides: a group of zombies only counts as gone.
  */
-async function waitUntilGone(groupId: number, timeoutMs: number): Promise<boolean> {
+async function waitUntilGone(groupId: number, timeoutMs: number, settleNow?: AbortSignal): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (let check = 0; ; check += 1) {
     if (!signalGroup(groupId, 0)) return true;
     const remaining = deadline - Date.now();
-    if (remaining <= 0) return !(await groupHasLiveMember(groupId));
+    if (remaining <= 0 || settleNow?.aborted) return !(await groupHasLiveMember(groupId));
     const wait = CHECK_DELAYS_MS[Math.min(check, CHECK_DELAYS_MS.length - 1)] ?? MAX_CHECK_DELAY_MS;
-    await delay(Math.min(wait, remaining));
+    // An abort cuts the wait short; the next turn then scans.
+    await delay(Math.min(wait, remaining), undefined, settleNow ? { signal: settleNow } : undefined).catch(() => undefined);
   }
 }
 

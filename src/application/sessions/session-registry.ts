@@ -74,7 +74,8 @@ export class SessionRegistry {
   private readonly sessions = new Map<string, Entry>();
   /** Ended sessions' ids and why they ended, oldest first (bounded). */
   private readonly ended = new Map<string, SessionEndReason>();
-  private readonly closing = new Set<Promise<void>>();
+  /** Closes under way, with their sessions (a shutdown hurries them). */
+  private readonly closing = new Map<Promise<void>, ExecutionSession>();
   private readonly now: () => number;
   private readonly maxPerOwner: number;
   private readonly maxWaiting: number;
@@ -211,8 +212,10 @@ export class SessionRegistry {
   async closeAll(): Promise<void> {
     // Nothing is created for a call still waiting: the server is closing.
     for (const waiter of this.waiters.splice(0)) waiter.reject(new SessionLimitReached(this.options.maxSessions, 'server'));
-    await Promise.all([...this.sessions.values()].map((entry) => this.remove(entry.session)));
-    await Promise.all(this.closing);
+    // The server is going: closes look their process groups up at once instead of waiting for them to empty.
+    for (const session of this.closing.values()) void session.close({ promptly: true });
+    await Promise.all([...this.sessions.values()].map((entry) => this.remove(entry.session, undefined, { promptly: true })));
+    await Promise.all(this.closing.keys());
   }
 
   /** Closes every idle session; resolves with how many were closed once their processes are gone. */
@@ -328,12 +331,12 @@ export class SessionRegistry {
    * Forgets the session at once (so it can no longer be found), remembers why it ended when it ended on its own,
    * and closes it, tracking the close for `closeAll`.
    */
-  private remove(session: ExecutionSession, reason?: SessionEndReason): Promise<void> {
+  private remove(session: ExecutionSession, reason?: SessionEndReason, options: { promptly?: boolean } = {}): Promise<void> {
     this.sessions.delete(session.id);
     this.serveWaitersSoon();
     if (reason !== undefined) this.remember(session.id, reason);
-    const closing = session.close();
-    this.closing.add(closing);
+    const closing = session.close(options);
+    this.closing.set(closing, session);
     const forget = (): void => {
       this.closing.delete(closing);
     };
