@@ -18,6 +18,20 @@ export default tseslint.config(
     rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
   },
   {
+    // The benchmarks: plain Node ES modules run as they are.
+    files: ['bench/**/*.mjs'],
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'process', 'console', 'Buffer', 'URL', 'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder',
+          'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'queueMicrotask', 'globalThis',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     // The browser UI: plain ES modules run as they are (no build step), so only browser globals exist.
     files: ['static/**/*.js'],
     languageOptions: {

@@ -97,7 +97,7 @@ export async function startTarget(kind, workspace, env) {
 }
 
 /** One autocannon run; latencies come from every response's own timing (autocannon's histogram rounds to 1 ms). */
-export async function load(url, method, params, { durationSeconds, connections }, target) {
+export async function load(url, method, params, { durationSeconds, connections }, target, verifyBody) {
   const latencies = [];
   const instance = autocannon({
     url,
@@ -105,12 +105,21 @@ export async function load(url, method, params, { durationSeconds, connections }
     connections,
     duration: durationSeconds,
     ...wireFor(target, method, params),
+    // A tool error is an HTTP 200 too: where the answer says whether the call succeeded, a failure counts as failed.
+    ...(verifyBody === undefined ? {} : { verifyBody }),
   });
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
   });
   const result = await instance;
-  return { requestsPerSecond: result.requests.total / durationSeconds, latencies, total: result.requests.total, failed: result.non2xx + result.errors + result.timeouts };
+  const failed = result.non2xx + result.errors + result.timeouts + (result.mismatches ?? 0);
+  return {
+    requestsPerSecond: result.requests.total / durationSeconds,
+    succeededPerSecond: Math.max(0, result.requests.total - failed) / durationSeconds,
+    latencies,
+    total: result.requests.total,
+    failed,
+  };
 }
 
 /** The tools/call every target answers: `terminal_plan {command:"pwd"}` in one execution session made for it. */

@@ -37,21 +37,37 @@ async function load(relative) {
   return import(pathToFileURL(path.join(ROOT, 'dist', relative)).href);
 }
 
-export async function runPolicyBench() {
+/**
+ * The built policy engine with the server's own wiring (default policy, MAX_COMMAND_LENGTH at its ceiling) on a temp
+ * workspace; only the engine is ever built. `close` removes the workspace.
+ */
+export async function loadPolicyEngine() {
   assertBuilt();
   const { loadConfig } = await load('main/config.js');
   const { configuredContainer } = await load('main/container.js');
   const { SERVER_MODULES } = await load('main/modules/index.js');
   const { TYPES } = await load('main/types.js');
-  const { parseShellCommand } = await load('application/policy/shell-parser.js');
   const workspace = makeTempDir('term-mcp-bench-policy-');
+  writeFileSync(path.join(workspace, 'a'), 'a\n');
+  const container = configuredContainer(loadConfig({ WORKSPACE_ROOT: workspace, MAX_COMMAND_LENGTH: '100000' }, {}, workspace));
+  container.load(...SERVER_MODULES);
+  const inspector = container.get(TYPES.PathInspector);
+  return { engine: container.get(TYPES.PolicyEngine), cwd: inspector.root, close: () => removeDir(workspace) };
+}
+
+/** The costliest lines the bounds accept, and each shape at MAX_COMMAND_LENGTH's ceiling; flat strings, as from the wire. */
+export function costliestAcceptedLines() {
+  return [
+    ...Object.entries(SHAPES).map(([shape, make]) => ({ shape, line: JSON.parse(JSON.stringify(make(100_000))) })),
+    ...Object.entries(AT_THE_BOUNDS).map(([shape, make]) => ({ shape, line: JSON.parse(JSON.stringify(make())) })),
+  ];
+}
+
+export async function runPolicyBench() {
+  const { parseShellCommand } = await load('application/policy/shell-parser.js');
+  const { engine, cwd, close } = await loadPolicyEngine();
+  const inspector = { root: cwd };
   try {
-    writeFileSync(path.join(workspace, 'a'), 'a\n');
-    // The server's own wiring (default policy, MAX_COMMAND_LENGTH at its ceiling); only the engine is ever built.
-    const container = configuredContainer(loadConfig({ WORKSPACE_ROOT: workspace, MAX_COMMAND_LENGTH: '100000' }, {}, workspace));
-    container.load(...SERVER_MODULES);
-    const inspector = container.get(TYPES.PathInspector);
-    const engine = container.get(TYPES.PolicyEngine);
     const measure = (shape, command) => {
       // A line that arrives over the wire is one flat string; `repeat`/`join` build ropes V8 flattens on first use.
       const line = JSON.parse(JSON.stringify(command));
@@ -100,7 +116,7 @@ export async function runPolicyBench() {
     const bounds = Object.entries(AT_THE_BOUNDS).map(([shape, make]) => measure(shape, make()));
     return { results, bounds };
   } finally {
-    removeDir(workspace);
+    close();
   }
 }
 

@@ -13,6 +13,7 @@ import { peersMarkdown, peersRunVerdicts, runPeersBench } from './peers.mjs';
 import { policyMarkdown, runPolicyBench } from './policy.mjs';
 import { runStdioBench, stdioMarkdown } from './stdio.mjs';
 import { runSandboxBench, sandboxMarkdown, sandboxVerdicts } from './sandbox.mjs';
+import { runStartupBench, startupMarkdown, startupVerdicts } from './startup.mjs';
 import { runStreamBench, streamMarkdown } from './stream.mjs';
 import { assertBuilt, fixed, mib, ROOT } from './support.mjs';
 
@@ -23,7 +24,8 @@ const BENCHMARKS = {
   httpScaling: { title: 'HTTP at 10 and 100 connections', run: runHttpScalingBench, markdown: httpScalingMarkdown, verdicts: httpScalingVerdicts },
   stdio: { title: 'STDIO throughput', run: runStdioBench, markdown: stdioMarkdown, verdicts: stdioVerdicts },
   execute: { title: 'Execute overhead (`terminal_execute` of `true` vs a bare spawn)', run: runExecuteBench, markdown: executeMarkdown, verdicts: executeVerdicts },
-  sandbox: { title: 'Sandbox overhead (`terminal_execute` of `echo`: sandboxed, unsandboxed, bare spawn)', run: runSandboxBench, markdown: sandboxMarkdown, verdicts: sandboxVerdicts },
+  sandbox: { title: 'Sandbox cost: latency, server CPU, host process count, concurrency, memory, event loop', run: runSandboxBench, markdown: sandboxMarkdown, verdicts: sandboxVerdicts },
+  startup: { title: 'Cold start and exit on stdin EOF (`term-mcp stdio`)', run: runStartupBench, markdown: startupMarkdown, verdicts: startupVerdicts },
   memory: { title: 'Memory per idle execution session', run: runMemoryBench, markdown: memoryMarkdown, verdicts: () => [] },
   stream: { title: 'Streaming 100 MiB through `terminal_read`', run: runStreamBench, markdown: streamMarkdown, verdicts: streamVerdicts },
   policy: { title: 'Judging a command line (policy engine, in-process)', run: runPolicyBench, markdown: policyMarkdown, verdicts: policyVerdicts },
@@ -66,13 +68,24 @@ const ABOUT = {
     'fair one, because fork/exec time grows with the size of the forking process. "Via stdio" adds the JSON-RPC round ' +
     'trip, and its baseline spawns from the (smaller) client process. Each path runs in a fresh worker process.',
   sandbox:
-    'Two in-process servers (the dispatcher called directly) in one worker, APPROVAL_MODE=trusted: one with the ' +
-    'bubblewrap sandbox (the default), one with TERM_MCP_SANDBOX=off; each run times `terminal_execute {command: "echo hi"}` ' +
-    'on both and a bare `spawn("echo", ["hi"])`, interleaved. The difference between the two servers is the sandbox alone.',
+    'bench/sandbox.mjs, in one worker process: two `term-mcp stdio` servers (APPROVAL_MODE=trusted), one with the ' +
+    'bubblewrap sandbox (the default), one with TERM_MCP_SANDBOX=off, called over STDIO one call at a time; the floor is ' +
+    'bubblewrap launched by the worker (a small Node process) with the very argv, environment and directory the server ' +
+    'uses (captured from an in-process server on the same workspace), and a bare `spawn("echo")`. Then the same with 400 ' +
+    'extra idle `sleep` processes on the host; 8 STDIO clients at once against 8 loops of bare bubblewrap launches; 64 ' +
+    'one-shot calls in flight from one client; RSS after 10 and 1 000 sandboxed calls; and the event-loop delay while ' +
+    'the policy engine judges the costliest accepted lines. Each part notes the 1-minute load average when it ran.',
+  startup:
+    'bench/startup.mjs: per round a bare `node -e \'\'` (spawn to exit), then `term-mcp stdio` (spawn, one 2026-07-28 ' +
+    '`tools/list`, which needs no handshake, its answer, stdin closed, exit). The ratio is taken round by round.',
   httpScaling:
     'bench/http-scaling.mjs: term-mcp (`term-mcp http`, as in the throughput benchmark) and the bare node:http echo, ' +
     'each at 10 and then 100 autocannon connections with the same modern requests. The echo shows what queueing alone ' +
-    'does on this machine: a server that is saturated at 10 connections answers 100 with about 10x the latency.',
+    'does on this machine: a server that is saturated at 10 connections answers 100 with about 10x the latency. ' +
+    '`tools/call execute` is `terminal_execute {command: "echo hi"}` (one-shot, sandboxed: the default) on term-mcp and ' +
+    'on the v1 SDK server (term-mcp\'s tool code behind the v1 SDK), against the bare node:http spawn server ' +
+    '(bench/echo-server.mjs with SPAWN_ON_CALL=1: each call spawns `echo hi` and answers with its output); an answer ' +
+    'without `"status":"succeeded"` counts as failed. All execute calls come from one principal (one bearer token).',
   memory: 'In-process (dist/ composition root) in a child started with `--expose-gc`.',
   peers:
     'bench/peers.mjs: term-mcp (`node dist/main/cli.js stdio`, TERM_MCP_SANDBOX=off, default inspect mode) against ' +

@@ -35,7 +35,10 @@ async function callTool(tool, args, signal, era) {
 export function registerTermMcpTools(server, { era, signalOf }) {
   for (const tool of tools) {
     const { name, title, description, input, output, annotations } = tool;
-    server.registerTool(name, { title, description, inputSchema: input, outputSchema: output, annotations: { title, ...annotations } }, (args, context) =>
+    // The v1 SDK reads an output schema's object shape; a union of objects (terminal_execute: a receipt, or a
+    // command still running) makes it fail every call, so such a tool is registered without one there.
+    const outputSchema = era === 'legacy' && output?.def?.type === 'union' ? undefined : output;
+    server.registerTool(name, { title, description, inputSchema: input, outputSchema, annotations: { title, ...annotations } }, (args, context) =>
       callTool(tool, args, signalOf(context), era),
     );
   }

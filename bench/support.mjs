@@ -144,8 +144,9 @@ export async function startHttpTarget(kind, workspace, env = {}) {
     child = startChild('node', [path.join(BENCH_DIR, 'sdk-v1-server.mjs')], {
       env: { PORT: String(port), BENCH_TOKEN, WORKSPACE_ROOT: workspace, ...env },
     });
-  } else if (kind === 'echo') {
-    child = startChild('node', [path.join(BENCH_DIR, 'echo-server.mjs'), 'http'], { env: { PORT: String(port), ...env } });
+  } else if (kind === 'echo' || kind === 'spawn') {
+    const spawning = kind === 'spawn' ? { SPAWN_ON_CALL: '1' } : {};
+    child = startChild('node', [path.join(BENCH_DIR, 'echo-server.mjs'), 'http'], { env: { PORT: String(port), ...env, ...spawning } });
   } else {
     throw new Error(`unknown HTTP target ${kind}`);
   }

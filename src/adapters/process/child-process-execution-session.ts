@@ -108,9 +108,13 @@ export class ChildProcessExecutionSession implements ExecutionSession {
     }
   }
 
-  /** Kills every process group this session started, then reports `session_closed`. Idempotent. */
-  close(): Promise<void> {
+  /**
+   * Kills every process group this session started, then reports `session_closed`. Idempotent; `promptly` also
+   * hurries a close already under way (see `ExecutionSession.close`).
+   */
+  close(options: { readonly promptly?: boolean } = {}): Promise<void> {
     this.closing ??= this.shutDown();
+    if (options.promptly) for (const command of this.history) command.settleGroupCheckNow();
     return this.closing;
   }
 

@@ -74,6 +74,10 @@ export class ChildProcessRunningCommand implements RunningCommand {
   private final: FinalState | undefined;
   private termination: TerminationReason | undefined;
   private terminating: Promise<void> | undefined;
+  /** Whether the group outlived its leader, checked once when the outcome became final. */
+  private groupCheck: Promise<void> | undefined;
+  /** Aborted when the check must stop being patient (the server shuts down). */
+  private readonly settleNow = new AbortController();
   private paused = false;
   /** Set once no process of the group is left: from then on its id may belong to someone else and is never signalled. */
   private groupGone = false;
@@ -220,13 +224,35 @@ export class ChildProcessRunningCommand implements RunningCommand {
     if (!this.final && !this.termination) this.termination = reason;
     this.paused = false;
     this.clearDeadline();
-    if (this.pid === undefined || this.groupGone) return Promise.resolve();
-    this.terminating ??= this.killGroup(this.pid);
+    const groupId = this.pid;
+    if (groupId === undefined || this.groupGone) return Promise.resolve();
+    this.terminating ??= this.groupCheck ? this.endLeftovers(groupId, this.groupCheck) : this.killGroup(groupId);
     return this.terminating;
+  }
+
+  /**
+   * The group check started with the outcome stops waiting for the group to empty by itself and looks it up now (a
+   * /proc scan, shared with the other commands doing the same): for a server that is shutting down.
+   */
+  settleGroupCheckNow(): void {
+    this.settleNow.abort();
   }
 
   private async killGroup(groupId: number): Promise<void> {
     this.groupGone = await terminateGroup(groupId, this.options.killGraceMs);
+  }
+
+  /**
+   * After the outcome: whatever the leader left behind is asked to stop at once, and the check started with the
+   * outcome (cheap until it gives up) says when the group is gone; only a group that outlasts it is killed. A
+   * sandboxed command's usual leftover is bubblewrap's PID-namespace init waiting to be reaped, which a second poll
+   * with its own /proc scan would only pay for again.
+   */
+  private async endLeftovers(groupId: number, groupCheck: Promise<void>): Promise<void> {
+    signalGroup(groupId, 'SIGCONT');
+    signalGroup(groupId, 'SIGTERM');
+    await groupCheck;
+    if (!this.groupGone) await this.killGroup(groupId);
   }
 
   private async deadlineReached(): Promise<void> {
@@ -304,8 +330,11 @@ export class ChildProcessRunningCommand implements RunningCommand {
       this.finalize();
       return;
     }
-    // Background members may hold the pipes open for a long time; the leader's outcome does not wait for them.
-    this.settleTimer = setTimeout(() => this.finalize(), this.options.outputSettleMs).unref();
+    // Background members may hold the pipes open for a long time; the leader's outcome does not wait for them. The
+    // timer is checked before the pipes are polled in each turn of the event loop, so when a turn ran longer than the
+    // settle time (many calls at once) it would fire before output already waiting in the pipe is read: the outcome
+    // is made final one poll later (setImmediate runs after the poll phase), with that output.
+    this.settleTimer = setTimeout(() => setImmediate(() => this.finalize()), this.options.outputSettleMs).unref();
   }
 
   private failToStart(error: unknown): void {
@@ -325,7 +354,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
     const status: CommandStatus = this.termination ?? (code === 0 ? 'succeeded' : 'failed');
     this.final = { status, exitCode: code, signal, finishedAtMs: this.options.now() };
     this.paused = false;
-    void this.noteWhetherGroupIsGone();
+    this.groupCheck = this.noteWhetherGroupIsGone();
     const outcome = this.outcome();
     this.options.events.publish({ type: 'command_finished', outcome, ...this.eventHeader() });
     this.options.events.commandFinished();
@@ -334,7 +363,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
 
   /** The deadline stays armed only while background members outlive the leader. */
   private async noteWhetherGroupIsGone(): Promise<void> {
-    if (this.pid !== undefined && (await groupIsAlive(this.pid))) return;
+    if (this.pid !== undefined && (await groupIsAlive(this.pid, this.settleNow.signal))) return;
     this.groupGone = true;
     this.clearDeadline();
   }

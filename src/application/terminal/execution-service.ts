@@ -76,7 +76,8 @@ export class ExecutionService {
    */
   async planAndExecute(request: PlanRequest, options: ExecuteOptions = {}): Promise<ExecutionResult> {
     const oneShot = request.sessionId === undefined;
-    const plan = await this.options.plans.plan({ ...request, pinNewSession: oneShot });
+    // A one-shot session ends with its command, so a one-shot call at a cap waits for room instead of failing.
+    const plan = await this.options.plans.plan({ ...request, pinNewSession: oneShot, waitForRoom: oneShot ? { signal: options.signal } : undefined });
     const { sessions } = this.options;
     try {
       if (plan.status === 'blocked') throw new PolicyDenied(plan.id, plan.sessionId, plan.decision.reasons);

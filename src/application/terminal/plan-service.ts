@@ -4,6 +4,7 @@ import { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { ApprovalService } from './approval-service.js';
 import { isoAt, type Clock } from './clock.js';
+import type { SessionLedger } from './session-ledger.js';
 import type { TerminalSessions } from './terminal-sessions.js';
 import type { TerminalSettings } from './terminal-settings.js';
 
@@ -18,6 +19,11 @@ export interface PlanRequest {
   readonly owner?: string;
   /** A new session stays pinned (never evicted) until the registry is told otherwise: a command is about to start in it. */
   readonly pinNewSession?: boolean;
+  /**
+   * A new session waits for room at a cap instead of failing (a one-shot execute, whose session ends with its
+   * command); the wait ends with the call's abort signal.
+   */
+  readonly waitForRoom?: { readonly signal?: AbortSignal };
 }
 
 export interface PlanServiceOptions {
@@ -46,8 +52,15 @@ export class PlanService {
     }
     const existing = request.sessionId === undefined ? undefined : sessions.live(request.sessionId);
     // The directory is resolved before a session is created, so a bad cwd leaves nothing behind.
-    const cwd = await workspace.resolveDirectory(request.cwd ?? existing?.session.cwd);
-    const ledger = existing ?? sessions.open(workspace.root, request.owner, { pinned: request.pinNewSession });
+    let cwd = await workspace.resolveDirectory(request.cwd ?? existing?.session.cwd);
+    let ledger = existing;
+    if (!ledger && request.waitForRoom) {
+      const opened = await sessions.openWhenRoom(workspace.root, request.owner, { pinned: request.pinNewSession, signal: request.waitForRoom.signal });
+      ledger = opened.ledger;
+      // After a wait the directory may have changed: it is resolved again, so the plan is judged on what is there now.
+      if (opened.waited) cwd = await this.resolveAgain(ledger, request.cwd);
+    }
+    ledger ??= sessions.open(workspace.root, request.owner, { pinned: request.pinNewSession });
     const { session } = ledger;
     const plan = this.judge(session.id, request.command, cwd, timeoutSeconds);
     ledger.addPlan(plan);
@@ -61,6 +74,17 @@ export class PlanService {
     });
     session.publish({ type: 'plan', sessionId: session.id, planId: plan.id, at: plan.createdAt });
     return plan;
+  }
+
+  /** The directory resolved again in a session opened for this request; a failure closes that session. */
+  private async resolveAgain(ledger: SessionLedger, cwd: string | undefined): Promise<string> {
+    try {
+      return await this.options.workspace.resolveDirectory(cwd);
+    } catch (error) {
+      this.options.sessions.unpin(ledger.session.id);
+      await this.options.sessions.discard(ledger.session.id);
+      throw error;
+    }
   }
 
   /** A brand-new plan of an earlier plan's command, judged again; it needs approval again if the policy says so. */

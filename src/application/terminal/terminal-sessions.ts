@@ -30,6 +30,24 @@ export class TerminalSessions {
     return this.ledgers.of(this.registry.create(cwd, owner, options));
   }
 
+  /**
+   * A new session, waiting for room when every session within a cap runs a command (see
+   * `SessionRegistry.createWhenRoom`); `waited` says whether it had to.
+   */
+  async openWhenRoom(
+    cwd: string,
+    owner: string | undefined,
+    options: { pinned?: boolean; signal?: AbortSignal } = {},
+  ): Promise<{ ledger: SessionLedger; waited: boolean }> {
+    const { session, waited } = await this.registry.createWhenRoom(cwd, owner, options);
+    return { ledger: this.ledgers.of(session), waited };
+  }
+
+  /** Closes a session opened for a call that then failed before planning in it. */
+  async discard(sessionId: string): Promise<void> {
+    await this.registry.end(sessionId, 'one_shot_finished');
+  }
+
   /** Lets a pinned session be idle (evictable) again. */
   unpin(sessionId: string): void {
     this.registry.unpin(sessionId);

@@ -50,16 +50,26 @@ export class SessionEvicted extends DomainError {
   }
 }
 
-/** Every session within the cap runs a command, so none can make room (idle sessions are evicted instead). */
+const SESSION_LIMIT_NEXT_STEP = {
+  principal:
+    'Every one of your sessions is running a command: wait for one to finish (terminal_read), or cancel one with terminal_cancel, then retry; or plan in an existing session_id.',
+  server: 'Every session of the server is running a command: wait for one to finish, or cancel one of yours with terminal_cancel, then retry.',
+  queue: 'Too many of your calls are already waiting for a session: wait for some of them to answer, then retry.',
+} as const;
+
+/**
+ * Every session within the cap runs a command, so none can make room (idle sessions are evicted instead); or, for a
+ * call that waits for room (`queue`), the bounded queue of waiting calls is full.
+ */
 export class SessionLimitReached extends DomainError {
   readonly code = 'session_limit_reached';
-  constructor(maxSessions: number, scope: 'server' | 'principal') {
+  constructor(maxSessions: number, scope: 'server' | 'principal' | 'queue', maxWaiting?: number) {
     super(
-      'maximum concurrent sessions reached',
-      { maxSessions, scope },
-      scope === 'principal'
-        ? 'Every one of your sessions is running a command: wait for one to finish (terminal_read), or cancel one with terminal_cancel, then retry; or plan in an existing session_id.'
-        : 'Every session of the server is running a command: wait for one to finish, or cancel one of yours with terminal_cancel, then retry.',
+      scope === 'queue'
+        ? 'maximum concurrent sessions reached, and the queue of calls waiting for one is full'
+        : 'maximum concurrent sessions reached',
+      scope === 'queue' ? { maxSessions, scope, maxWaiting } : { maxSessions, scope },
+      SESSION_LIMIT_NEXT_STEP[scope],
     );
   }
 }

@@ -42,7 +42,11 @@ export interface ExecutionSession {
   /** Subscribes to this session's events; returns the unsubscribe function. */
   subscribe(listener: (event: ExecutionEvent) => void): () => void;
   publish(event: ExecutionEvent): void;
-  close(): Promise<void>;
+  /**
+   * Kills every process the session started and resolves once they are gone. `promptly` (the server is shutting
+   * down): do not wait for a patient, cheap check to see a group empty; look it up now (a closing session too).
+   */
+  close(options?: { readonly promptly?: boolean }): Promise<void>;
   readonly closed: boolean;
 }
 

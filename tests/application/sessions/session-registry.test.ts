@@ -270,4 +270,70 @@ describe('SessionRegistry', () => {
       jest.useRealTimers();
     }
   });
+
+  describe('createWhenRoom (issue 22: a call that ends its session with its command waits instead of failing)', () => {
+    it('takes room at once when there is some, without waiting', async () => {
+      const { session, waited } = await registry.createWhenRoom(workspace, undefined);
+
+      expect(waited).toBe(false);
+      expect(registry.list()).toEqual([session]);
+    });
+
+    it('waits while every session runs a command, and gets the first session removed', async () => {
+      const busy = [registry.create(workspace), registry.create(workspace)];
+      for (const session of busy) session.start(sleepLaunch(), 'sleep 30');
+
+      const waiting = registry.createWhenRoom(workspace, undefined, { pinned: true });
+      await waitFor(() => registry.waiting === 1, 'the call to wait');
+      expect(registry.list()).toEqual(busy);
+
+      await registry.close(busy[0]?.id ?? '');
+      const { session, waited } = await waiting;
+
+      expect(waited).toBe(true);
+      expect(registry.waiting).toBe(0);
+      expect(registry.list()).toEqual([busy[1], session]);
+    });
+
+    it('serves waiting calls in arrival order when commands finish in kept sessions', async () => {
+      registry = createRegistry(1, 1);
+      const busy = registry.create(workspace);
+      const command = busy.start({ ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/true'] } }, 'true');
+
+      // Pinned, as a one-shot call's session is: an unpinned idle session would make room for the next call at once.
+      const first = registry.createWhenRoom(workspace, undefined, { pinned: true });
+      const second = registry.createWhenRoom(workspace, undefined, { pinned: true });
+      await command.finished();
+      const { session: firstSession } = await first;
+      expect(busy.closed).toBe(true);
+      expect(registry.list()).toEqual([firstSession]);
+      expect(registry.waiting).toBe(1);
+
+      await registry.close(firstSession.id);
+      const { session: secondSession } = await second;
+      expect(registry.list()).toEqual([secondSession]);
+    });
+
+    it('refuses at once past the bound of waiting calls, with scope "queue", and leaves the queue on abort', async () => {
+      registry = new SessionRegistry({
+        factory: new ChildProcessSessionFactory({ killGraceMs: 200, now: () => clock, confinement: sandboxFor(workspace) }),
+        maxSessions: 1,
+        maxWaiting: 2,
+        idleTimeoutMs: IDLE_TIMEOUT_MS,
+        now: () => clock,
+        newId: () => `session-${clock++}`,
+      });
+      registry.create(workspace).start(sleepLaunch(), 'sleep 30');
+      const abort = new AbortController();
+      const waiting = registry.createWhenRoom(workspace, 'alice', { signal: abort.signal });
+
+      await expect(registry.createWhenRoom(workspace, 'alice')).rejects.toMatchObject({
+        code: 'session_limit_reached',
+        details: { maxSessions: 1, scope: 'queue', maxWaiting: 1 },
+      });
+      abort.abort(new Error('call cancelled'));
+      await expect(waiting).rejects.toThrow('call cancelled');
+      expect(registry.waiting).toBe(0);
+    });
+  });
 });
