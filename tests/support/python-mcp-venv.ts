@@ -20,7 +20,9 @@ export function pythonWithMcp(): string {
   mkdirSync(path.dirname(venv), { recursive: true });
   try {
     execFileSync('python3', ['-m', 'venv', venv], { stdio: 'pipe' });
-    execFileSync(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', `mcp==${PYTHON_MCP_VERSION}`], { stdio: 'pipe' });
+    // No retries: where the default index is out of reach and a mirror is configured (pip.conf's extra-index-url),
+    // each of pip's retries of the unreachable index costs seconds per package, minutes in all.
+    execFileSync(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', '--retries', '0', `mcp==${PYTHON_MCP_VERSION}`], { stdio: 'pipe' });
   } catch (error) {
     const output = error as { stderr?: Buffer; message: string };
     throw new Error(`cannot set up the Python MCP SDK in ${venv} (python3 -m venv, then pip install mcp==${PYTHON_MCP_VERSION}; ` +
