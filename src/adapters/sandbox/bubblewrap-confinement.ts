@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type {
   CommandConfinement,
   ConfinementReadiness,
@@ -12,11 +14,16 @@ import { commandArgv } from '../../domain/execution/trusted-launch.js';
 import {
   baseArguments,
   currentArguments,
+  ROOT_ARGUMENTS,
   limitArguments,
   networkBridgeArguments,
   proxyEnvironment,
   type BubblewrapProfile,
 } from './bubblewrap-profile.js';
+import { PlaceholderRegistry } from './placeholder-registry.js';
+import { findRepositories } from './run-on-open-paths.js';
+import { snapshotSurface, surfaceChanges } from './run-on-open-surface.js';
+import { planProtection, type PlaceholderSources } from './workspace-protection.js';
 
 const PROBE_TIMEOUT_MS = 5000;
 const INSTALL_HINT =
@@ -37,6 +44,9 @@ export class BubblewrapConfinement implements CommandConfinement {
   private readonly bridgeArguments: readonly string[];
   private readonly proxyEnvironment: Readonly<Record<string, string>>;
   private probed: ConfinementReadiness | undefined;
+  /** Placeholders of absent protected paths, shared by the commands running at once (removed by the last one). */
+  private readonly placeholders = new PlaceholderRegistry();
+  private sources: PlaceholderSources | undefined;
 
   constructor(private readonly profile: BubblewrapProfile) {
     this.fixedArguments = baseArguments(profile);
@@ -51,21 +61,43 @@ export class BubblewrapConfinement implements CommandConfinement {
     // silently, nor with any other.
     const proxy = this.profile.network === 'off' ? readiness : this.profile.network.proxyReadiness();
     if (!proxy.ready) throw new SandboxUnavailable(proxy.reason, proxy.fix);
+    const { mounts, finish } = this.workspaceMounts();
     return {
       file: this.profile.bwrapPath,
-      args: [
-        ...this.fixedArguments,
-        ...currentArguments(this.profile),
-        '--chdir', request.cwd,
-        '--',
-        ...limitArguments(this.profile),
-        ...this.bridgeArguments,
-        ...commandArgv(request.launch),
-      ],
+      args: [...mounts, '--chdir', request.cwd, '--', ...limitArguments(this.profile), ...this.bridgeArguments, ...commandArgv(request.launch)],
       cwd: request.cwd,
       // Only the private /tmp is writable outside the workspace.
       environment: { ...request.environment, ...this.proxyEnvironment, TMPDIR: '/tmp' },
+      ...(finish ? { finish } : {}),
     };
+  }
+
+  /**
+   * The mounts of one command. In a writable workspace they protect the run-on-open surface as it is now (pins,
+   * read-only binds, placeholders: workspace-protection.ts), and `finish` releases the placeholders and names what
+   * changed in that surface all the same (defence in depth, for what a mount cannot hold: a repository created at a
+   * new depth, a link the user made replaced).
+   */
+  private workspaceMounts(): { mounts: string[]; finish?: () => readonly string[] } {
+    if (!this.profile.workspaceWritable) return { mounts: [...ROOT_ARGUMENTS, ...this.fixedArguments, ...currentArguments(this.profile)] };
+    const root = this.profile.workspaceRoot;
+    const layout = findRepositories(root);
+    const before = snapshotSurface(root, layout);
+    const plan = planProtection(root, layout, this.placeholderSources());
+    // Other commands' placeholders come and go while this one runs: not changes of the surface.
+    const othersHeld = this.placeholders.heldPaths();
+    const held = this.placeholders.hold(plan.placeholders);
+    const mounts = [...ROOT_ARGUMENTS, ...plan.pins, ...this.fixedArguments, ...plan.binds, ...currentArguments(this.profile)];
+    let finished: readonly string[] | undefined;
+    const finish = (): readonly string[] => {
+      finished ??= (() => {
+        this.placeholders.release(held);
+        const placeholders = new Set([...othersHeld, ...this.placeholders.heldPaths()].map((target) => path.relative(root, target)));
+        return surfaceChanges(before, snapshotSurface(root), placeholders);
+      })();
+      return finished;
+    };
+    return { mounts, finish };
   }
 
   summary(): ConfinementSummary {
@@ -81,6 +113,17 @@ export class BubblewrapConfinement implements CommandConfinement {
         cpu_seconds: limits.cpuSeconds,
       },
     };
+  }
+
+  /** Made once, in a private directory outside the workspace (removed when the server exits). */
+  private placeholderSources(): PlaceholderSources {
+    if (this.sources) return this.sources;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'term-mcp-placeholders-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const commondir = path.join(dir, 'commondir');
+    writeFileSync(commondir, '.\n', { mode: 0o444, flag: 'wx' });
+    this.sources = { commondir };
+    return this.sources;
   }
 
   /** Starts one sandbox with the real profile running `true`: the answer for every later command. */
@@ -101,8 +144,10 @@ export class BubblewrapConfinement implements CommandConfinement {
         return { ready: false, reason: `socat (needed by ALLOW_NETWORK) not found at ${this.profile.network.socatPath}`, fix: SOCAT_HINT };
       }
     }
-    const args = [...this.fixedArguments, ...currentArguments(this.profile), '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
+    const { mounts, finish } = this.workspaceMounts();
+    const args = [...mounts, '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
     const result = spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+    finish?.();
     if (result.error) {
       const code = (result.error as NodeJS.ErrnoException).code;
       const reason = code === 'ENOENT' ? `bubblewrap not found at ${this.profile.bwrapPath}` : `cannot run ${this.profile.bwrapPath}: ${result.error.message}`;

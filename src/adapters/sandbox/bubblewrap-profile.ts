@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import path from 'node:path';
 import type { ConfinementReadiness } from '../../domain/execution/command-confinement.js';
 import { FIXED_SHELL } from '../../domain/execution/trusted-launch.js';
 import { isAtOrBelow } from '../../domain/workspace/path-containment.js';
@@ -71,27 +70,23 @@ export const PROTECTED_CONFIGURATION = Object.freeze([
   '.claude/agents',
 ]);
 
-/** Inside the workspace, read-only even when it is writable: git's config and hooks name programs git runs. */
-const WORKSPACE_READ_ONLY = ['.git/config', '.git/hooks', ...PROTECTED_CONFIGURATION];
+/** The host, read-only: first, so that the ancestor pins (workspace-protection.ts) go on the real directories. */
+export const ROOT_ARGUMENTS = Object.freeze(['--ro-bind', '/', '/']);
 
-type Kind = 'dir' | 'file' | undefined;
-
-function kindOf(target: string): Kind {
+function kindOf(target: string): 'dir' | 'file' | undefined {
   try {
-    const stats = statSync(target);
-    return stats.isDirectory() ? 'dir' : 'file';
+    return statSync(target).isDirectory() ? 'dir' : 'file';
   } catch {
     return undefined;
   }
 }
 
 /**
- * The bwrap arguments that do not change between commands: the host read-only, a fresh /dev, /proc of a new PID
+ * The bwrap arguments that do not change between commands, after ROOT_ARGUMENTS and the pins: a fresh /dev, /proc of a new PID
  * namespace, a private /tmp, and the namespaces. Computed once.
  */
 export function baseArguments(profile: BubblewrapProfile): string[] {
   return [
-    '--ro-bind', '/', '/',
     '--dev', '/dev',
     '--proc', '/proc',
     // Private per command; the workspace is bound again below in case it lives under /tmp.
@@ -114,17 +109,11 @@ export function baseArguments(profile: BubblewrapProfile): string[] {
 }
 
 /**
- * The arguments that depend on what exists right now (a repository initialised after start-up gets its .git/config
- * protected at its first command): read-only protected files in the workspace, hidden paths. A few stat calls.
+ * The hidden paths, as they exist right now (a few stat calls). The protected run-on-open files of a writable workspace
+ * are planned per command too, by workspace-protection.ts.
  */
 export function currentArguments(profile: BubblewrapProfile): string[] {
   const args: string[] = [];
-  if (profile.workspaceWritable) {
-    for (const relative of WORKSPACE_READ_ONLY) {
-      const target = path.join(profile.workspaceRoot, relative);
-      if (kindOf(target) !== undefined) args.push('--ro-bind', target, target);
-    }
-  }
   for (const hidden of profile.hiddenPaths) {
     // A hidden path that holds the workspace (the server run from its own checkout) cannot be hidden without hiding
     // the workspace; main leaves such paths out and logs it.

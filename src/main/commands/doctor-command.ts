@@ -49,6 +49,7 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
     const script = `if touch '${outsideFile}' 2>/dev/null; then echo WRITE-OUTSIDE-OK; fi; tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '`;
     const launch = confinement.confine({ launch: { kind: 'shell', script }, cwd: config.workspaceRoot, environment: { PATH: '/usr/bin:/bin' } });
     const result = spawnSync(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.environment, encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+    launch.finish?.();
     if (result.status !== 0) return { ok: false, detail: `the probe sandbox failed (exit ${String(result.status)}): ${result.stderr.trim()}`, required: true };
     const interfaces = result.stdout.split('\n').filter((line) => line !== '' && line !== 'WRITE-OUTSIDE-OK');
     const wroteOutside = result.stdout.includes('WRITE-OUTSIDE-OK') || existsSync(outsideFile);
