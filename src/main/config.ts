@@ -42,6 +42,11 @@ const SETTINGS = {
   allowNetwork: { env: ['ALLOW_NETWORK'], schema: bool.optional() },
   // With ALLOW_NETWORK: the only hosts the sandbox's filtering proxy lets commands reach.
   allowedDomains: { env: ['TERM_MCP_ALLOWED_DOMAINS'], schema: domainList.default([...DEFAULT_ALLOWED_DOMAINS]) },
+  // With ALLOW_NETWORK: loopback ports the proxy may reach for an exactly allowed host (a local registry mirror).
+  proxyLoopbackPorts: {
+    env: ['TERM_MCP_PROXY_LOOPBACK_PORTS'],
+    schema: csv.pipe(z.array(z.string().regex(/^\d{1,5}$/, 'a port is a number').transform(Number).pipe(z.number().int().min(1).max(65535)))).default([]),
+  },
   maxCommandLength: { env: ['MAX_COMMAND_LENGTH'], schema: positiveInt.max(100_000).default(1000) },
   commandTimeoutSeconds: { env: ['COMMAND_TIMEOUT'], schema: seconds.default(20) },
   maxCommandTimeoutSeconds: { env: ['TERM_MCP_MAX_COMMAND_TIMEOUT'], schema: seconds.default(600) },

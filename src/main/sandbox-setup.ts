@@ -89,7 +89,7 @@ export function sandboxProfile(config: Config, policy: PolicySettings, network: 
  */
 export function startFilteringProxy(config: Config, policy: PolicySettings, onDecision?: (decision: ProxyDecision) => void): FilteringProxy | undefined {
   if (!config.sandboxEnabled || !policy.allowNetwork) return undefined;
-  const proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(config.allowedDomains), onDecision });
+  const proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(config.allowedDomains), loopbackPorts: config.proxyLoopbackPorts, onDecision });
   try {
     proxy.listen();
   } catch {

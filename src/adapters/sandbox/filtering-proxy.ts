@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ConfinementReadiness } from '../../domain/execution/command-confinement.js';
 import type { NetworkAllowlist } from '../../domain/execution/network-allowlist.js';
+import { isLoopback, whyNotPublic } from './public-address.js';
 
 /** Resolves a host name to its addresses (IPv4 or IPv6, as text). */
 export type HostResolver = (host: string) => Promise<string[]>;
@@ -27,6 +28,11 @@ export interface FilteringProxyOptions {
   readonly onDecision?: (decision: ProxyDecision) => void;
   /** Where the private directory holding the socket is made (default: the OS temp directory). */
   readonly parentDir?: string;
+  /**
+   * Loopback ports an operator opened on purpose (TERM_MCP_PROXY_LOOPBACK_PORTS: a local registry mirror), for a host
+   * the allow list names exactly (`localhost`, `127.0.0.1`). Default none: only public addresses are reached.
+   */
+  readonly loopbackPorts?: readonly number[];
 }
 
 const SOCKET_NAME = 'proxy.sock';
@@ -40,30 +46,6 @@ const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):(\d{1,5})$/;
 const FIX =
   'The filtering proxy that ALLOW_NETWORK needs could not start; check that the temporary directory is writable, or ' +
   'turn ALLOW_NETWORK off, then restart the server.';
-
-/**
- * Loopback, link-local (cloud metadata at 169.254.169.254), unspecified and IPv4-mapped forms of them: a name on the
- * allow list that resolves here (DNS rebinding) would reach the server's own machine, so only `localhost` itself or a
- * listed IP literal may lead here.
- */
-const LOCAL_ADDRESSES = (() => {
-  const list = new net.BlockList();
-  list.addSubnet('127.0.0.0', 8, 'ipv4');
-  list.addSubnet('0.0.0.0', 8, 'ipv4');
-  list.addSubnet('169.254.0.0', 16, 'ipv4');
-  list.addAddress('::1', 'ipv6');
-  list.addAddress('::', 'ipv6');
-  list.addSubnet('fe80::', 10, 'ipv6');
-  list.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
-  list.addSubnet('::ffff:0.0.0.0', 104, 'ipv6');
-  list.addSubnet('::ffff:169.254.0.0', 112, 'ipv6');
-  return list;
-})();
-
-function isLocalAddress(address: string): boolean {
-  const family = net.isIP(address);
-  return family !== 0 && LOCAL_ADDRESSES.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
@@ -143,19 +125,28 @@ export class FilteringProxy {
   private async destination(writtenHost: string, port: number): Promise<Destination> {
     const verdict = this.options.allowlist.judge(writtenHost);
     if (!verdict.allowed) return { refused: 403, reason: verdict.reason };
-    if (verdict.ipLiteral) return { addresses: [verdict.host.replace(/^\[|\]$/g, '')], port };
     let addresses: string[];
-    try {
-      addresses = await this.resolve(verdict.host);
-    } catch (error) {
-      return { refused: 502, reason: `cannot resolve ${verdict.host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    if (verdict.ipLiteral) addresses = [verdict.host.replace(/^\[|\]$/g, '')];
+    else {
+      try {
+        addresses = await this.resolve(verdict.host);
+      } catch (error) {
+        return { refused: 502, reason: `cannot resolve ${verdict.host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+      }
     }
-    const localAllowed = verdict.exact && verdict.host === 'localhost';
-    const usable = addresses.filter((address) => net.isIP(address) !== 0 && (localAllowed || !isLocalAddress(address)));
+    // Judged after resolution, on the addresses the connection then goes to (by address: no second lookup).
+    const openedLoopback = verdict.exact && (this.options.loopbackPorts ?? []).includes(port);
+    const refusals: string[] = [];
+    const usable = addresses.filter((address) => {
+      if (openedLoopback && isLoopback(address)) return true;
+      const why = whyNotPublic(address);
+      if (why !== undefined) refusals.push(`${address}: ${why}`);
+      return why === undefined;
+    });
     if (usable.length === 0) {
       return addresses.length === 0
         ? { refused: 502, reason: `${verdict.host} has no address` }
-        : { refused: 403, reason: `${verdict.host} resolves only to local addresses (${addresses.join(', ')})` };
+        : { refused: 403, reason: `${verdict.host} reaches no public address (${refusals.join('; ')})` };
     }
     return { addresses: usable, port };
   }

@@ -83,7 +83,8 @@ afterAll(async () => {
 beforeEach(() => {
   hits = [];
   workspace = mkdtempSync(path.join(os.tmpdir(), 'term-mcp-net-'));
-  proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']) });
+  // The destination's loopback port opened as an operator opens a local mirror (TERM_MCP_PROXY_LOOPBACK_PORTS).
+  proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']), loopbackPorts: [port] });
   proxy.listen();
 });
 
