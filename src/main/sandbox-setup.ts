@@ -110,6 +110,7 @@ export function buildConfinement(config: Config, policy: PolicySettings, proxy?:
     proxySocketPath: proxy.socketPath ?? '/nonexistent/term-mcp-proxy.sock',
     allowedDomains: config.allowedDomains,
     proxyReadiness: () => proxy.readiness(),
+    openChannel: () => proxy.openChannel(),
   };
   return new BubblewrapConfinement(sandboxProfile(config, policy, network));
 }

@@ -15,6 +15,7 @@ import {
   baseArguments,
   currentArguments,
   ROOT_ARGUMENTS,
+  SANDBOX_PROXY_SOCKET,
   limitArguments,
   networkBridgeArguments,
   proxyEnvironment,
@@ -26,6 +27,15 @@ import { snapshotSurface, surfaceChanges } from './run-on-open-surface.js';
 import { planProtection, type PlaceholderSources } from './workspace-protection.js';
 
 const PROBE_TIMEOUT_MS = 5000;
+
+/** `finish` runs once, whoever calls it first (the command's end, a failed start). */
+function once<T>(run: () => T): () => T {
+  let result: { value: T } | undefined;
+  return () => {
+    result ??= { value: run() };
+    return result.value;
+  };
+}
 const INSTALL_HINT =
   'Install bubblewrap and util-linux (Debian/Ubuntu: apt-get install bubblewrap util-linux), make sure user namespaces ' +
   'are enabled (sysctl kernel.unprivileged_userns_clone=1, or run the server as root), point TERM_MCP_BWRAP at bwrap ' +
@@ -79,7 +89,12 @@ export class BubblewrapConfinement implements CommandConfinement {
    * new depth, a link the user made replaced).
    */
   private workspaceMounts(): { mounts: string[]; finish?: () => readonly string[] } {
-    if (!this.profile.workspaceWritable) return { mounts: [...ROOT_ARGUMENTS, ...this.fixedArguments, ...currentArguments(this.profile)] };
+    const channel = this.profile.network === 'off' ? undefined : this.profile.network.openChannel?.();
+    const channelMount = channel ? ['--bind', channel.socketPath, SANDBOX_PROXY_SOCKET] : [];
+    if (!this.profile.workspaceWritable) {
+      const mounts = [...ROOT_ARGUMENTS, ...this.fixedArguments, ...channelMount, ...currentArguments(this.profile)];
+      return channel ? { mounts, finish: once(() => (channel.close(), [])) } : { mounts };
+    }
     const root = this.profile.workspaceRoot;
     const layout = findRepositories(root);
     const before = snapshotSurface(root, layout);
@@ -87,16 +102,13 @@ export class BubblewrapConfinement implements CommandConfinement {
     // Other commands' placeholders come and go while this one runs: not changes of the surface.
     const othersHeld = this.placeholders.heldPaths();
     const held = this.placeholders.hold(plan.placeholders);
-    const mounts = [...ROOT_ARGUMENTS, ...plan.pins, ...this.fixedArguments, ...plan.binds, ...currentArguments(this.profile)];
-    let finished: readonly string[] | undefined;
-    const finish = (): readonly string[] => {
-      finished ??= (() => {
-        this.placeholders.release(held);
-        const placeholders = new Set([...othersHeld, ...this.placeholders.heldPaths()].map((target) => path.relative(root, target)));
-        return surfaceChanges(before, snapshotSurface(root), placeholders);
-      })();
-      return finished;
-    };
+    const mounts = [...ROOT_ARGUMENTS, ...plan.pins, ...this.fixedArguments, ...channelMount, ...plan.binds, ...currentArguments(this.profile)];
+    const finish = once(() => {
+      channel?.close();
+      this.placeholders.release(held);
+      const placeholders = new Set([...othersHeld, ...this.placeholders.heldPaths()].map((target) => path.relative(root, target)));
+      return surfaceChanges(before, snapshotSurface(root), placeholders);
+    });
     return { mounts, finish };
   }
 

@@ -26,6 +26,11 @@ export interface FilteredNetwork {
   readonly allowedDomains: readonly string[];
   /** Whether the proxy is still listening; asked before every command (a proxy that stopped fails closed). */
   readonly proxyReadiness: () => ConfinementReadiness;
+  /**
+   * A socket of the proxy for one command, with its own connection cap (one command cannot starve the others); bound
+   * in instead of `proxySocketPath`, and closed when the command ends.
+   */
+  readonly openChannel?: () => { readonly socketPath: string; close(): void };
 }
 
 /**
@@ -99,7 +104,7 @@ export function baseArguments(profile: BubblewrapProfile): string[] {
     '--unshare-cgroup-try',
     // Always a network namespace of its own: with ALLOW_NETWORK the only way out is the proxy socket bound here.
     '--unshare-net',
-    ...(profile.network === 'off' ? [] : ['--bind', profile.network.proxySocketPath, SANDBOX_PROXY_SOCKET]),
+    ...(profile.network === 'off' || profile.network.openChannel ? [] : ['--bind', profile.network.proxySocketPath, SANDBOX_PROXY_SOCKET]),
     // The sandbox dies with the bwrap process the server spawned (timeout, cancel, session close, shutdown). No
     // --new-session: the command must stay in the process group the server pauses, resumes and kills; it has no
     // controlling terminal to inject keystrokes into (the server spawns it detached, with pipes).

@@ -38,6 +38,11 @@ export interface FilteringProxyOptions {
 const SOCKET_NAME = 'proxy.sock';
 /** Open client connections at once (every command together): a runaway command cannot exhaust the server's fds. */
 const MAX_CONNECTIONS = 512;
+/**
+ * Open client connections of one command (one channel): 2 000 idle connections from one command must not cut every
+ * other command off (issue 26 item 8). A package manager opens a few dozen at most.
+ */
+export const MAX_CHANNEL_CONNECTIONS = 64;
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 /** Marks the proxy's own refusals, so a client (and a test) can tell them from a destination's answer. */
 export const REFUSAL_HEADER = 'x-term-mcp-proxy';
@@ -61,11 +66,21 @@ type Destination = { readonly addresses: readonly string[]; readonly port: numbe
  * gets the socket bound in and a socat bridge from 127.0.0.1:3128 inside its own network namespace.
  * A refusal is `403` with the `x-term-mcp-proxy` header; an unreachable allowed destination is `502`.
  */
+/** One command's own way into the proxy: a socket of its own, with its own connection cap. */
+export interface ProxyChannel {
+  readonly socketPath: string;
+  /** Stops accepting and ends this command's connections (its sandbox has ended). */
+  close(): void;
+}
+
 export class FilteringProxy {
   private readonly server: http.Server;
   private readonly resolve: HostResolver;
   private directory: string | undefined;
   private failure: string | undefined = 'not started';
+  private channels = 0;
+  /** Connections accepted through channels (every command together), bounded by MAX_CONNECTIONS. */
+  private channelConnections = 0;
 
   constructor(private readonly options: FilteringProxyOptions) {
     this.resolve = options.resolve ?? systemResolve;
@@ -99,6 +114,44 @@ export class FilteringProxy {
       this.server.close();
       throw error;
     }
+  }
+
+  /**
+   * A socket for one command, in the proxy's private directory (mode 0600), bound into that command's sandbox alone.
+   * Its connections beyond MAX_CHANNEL_CONNECTIONS (or beyond MAX_CONNECTIONS of every command together) are answered
+   * `503` with the refusal header and closed, so one command cannot take the proxy from the others.
+   */
+  openChannel(): ProxyChannel {
+    if (this.directory === undefined || !this.server.listening) throw new Error(this.failure ?? 'the filtering proxy is not listening');
+    this.channels += 1;
+    const socketPath = path.join(this.directory, `channel-${String(this.channels)}.sock`);
+    const open = new Set<net.Socket>();
+    const channel = net.createServer((socket) => {
+      socket.on('error', () => socket.destroy());
+      if (open.size >= MAX_CHANNEL_CONNECTIONS || this.channelConnections >= MAX_CONNECTIONS) {
+        const limit = open.size >= MAX_CHANNEL_CONNECTIONS ? `${String(MAX_CHANNEL_CONNECTIONS)} open connections of this command` : `${String(MAX_CONNECTIONS)} open connections of every command`;
+        endRaw(socket, 503, `too many connections: ${limit}; close some and retry`);
+        return;
+      }
+      open.add(socket);
+      this.channelConnections += 1;
+      socket.once('close', () => {
+        open.delete(socket);
+        this.channelConnections -= 1;
+      });
+      this.server.emit('connection', socket);
+    });
+    channel.listen(socketPath);
+    chmodSync(socketPath, 0o600);
+    channel.unref();
+    return {
+      socketPath,
+      close: () => {
+        channel.close();
+        for (const socket of open) socket.destroy();
+        rmSync(socketPath, { force: true });
+      },
+    };
   }
 
   get socketPath(): string | undefined {
@@ -296,7 +349,7 @@ export class FilteringProxy {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 502: 'Bad Gateway' };
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 502: 'Bad Gateway', 503: 'Service Unavailable' };
 
 function refuse(response: http.ServerResponse, status: number, reason: string): void {
   response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', [REFUSAL_HEADER]: status === 403 ? 'refused' : 'error', connection: 'close' });

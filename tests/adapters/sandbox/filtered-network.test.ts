@@ -32,6 +32,7 @@ function filtered(overrides: Partial<FilteredNetwork> = {}): FilteredNetwork {
     proxySocketPath: proxy.socketPath ?? '',
     allowedDomains: ['localhost'],
     proxyReadiness: () => proxy.readiness(),
+    openChannel: () => proxy.openChannel(),
     ...overrides,
   };
 }

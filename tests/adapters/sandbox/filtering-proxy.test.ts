@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { FilteringProxy, type ProxyDecision } from '../../../src/adapters/sandbox/filtering-proxy';
+import { FilteringProxy, MAX_CHANNEL_CONNECTIONS, type ProxyDecision } from '../../../src/adapters/sandbox/filtering-proxy';
 import { NetworkAllowlist } from '../../../src/domain/execution/network-allowlist';
 
 /*
@@ -222,6 +222,33 @@ describe('FilteringProxy', () => {
     const answer = await exchange(socketPath, `GET http://localhost:${destination.port}/after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect(answer).toContain('hello from destination /after');
     expect(proxy.readiness()).toEqual({ ready: true });
+  });
+
+  it("caps one command's open connections: its next one gets 503, another command's channel is still served", async () => {
+    const greedy = proxy.openChannel();
+    const other = proxy.openChannel();
+    const idle: net.Socket[] = [];
+    try {
+      expect(statSync(greedy.socketPath).mode & 0o777).toBe(0o600);
+      // Idle connections, as a command that opens 2 000 and sends nothing; each is accepted once it answers nothing.
+      for (let index = 0; index < MAX_CHANNEL_CONNECTIONS; index += 1) {
+        idle.push(await new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(greedy.socketPath, () => resolve(socket));
+          socket.on('error', reject);
+        }));
+      }
+      const refused = await exchange(greedy.socketPath, `GET http://localhost:${destination.port}/greedy HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(refused).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(refused).toContain(`${String(MAX_CHANNEL_CONNECTIONS)} open connections of this command`);
+      const served = await exchange(other.socketPath, `GET http://localhost:${destination.port}/other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(served).toContain('hello from destination /other');
+      expect(destination.requests.map((request) => request.url)).toEqual(['/other']);
+    } finally {
+      for (const socket of idle) socket.destroy();
+      greedy.close();
+      other.close();
+    }
+    expect(existsSync(greedy.socketPath)).toBe(false);
   });
 
   it('is unavailable after close, with its directory removed', async () => {
