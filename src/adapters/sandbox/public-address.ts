@@ -116,11 +116,12 @@ export function whyNotPublic(address: string): string | undefined {
   return undefined;
 }
 
-/** Loopback (127/8, ::1, and their IPv6 forms): what TERM_MCP_PROXY_LOOPBACK_PORTS may open, port by port. */
+/**
+ * Loopback as written plainly (127/8, ::1): what TERM_MCP_PROXY_LOOPBACK_PORTS may open, port by port. The IPv6
+ * forms that carry 127/8 (::127.0.0.1, ::ffff:127.0.0.1, 64:ff9b::7f00:1) stay refused: no mirror needs them.
+ */
 export function isLoopback(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return address.startsWith('127.');
-  if (family !== 6) return false;
-  if (normalise(address) === '0:0:0:0:0:0:0:1') return true;
-  return embeddedIpv4(address)?.startsWith('127.') ?? false;
+  return family === 6 && normalise(address) === '0:0:0:0:0:0:0:1';
 }

@@ -34,11 +34,11 @@ describe('whyNotPublic', () => {
 });
 
 describe('isLoopback', () => {
-  it.each(['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1', '::127.0.0.1'])('says %s is loopback', (address) => {
+  it.each(['127.0.0.1', '127.9.9.9', '::1', '0:0:0:0:0:0:0:1'])('says %s is loopback', (address) => {
     expect(isLoopback(address)).toBe(true);
   });
 
-  it.each(['10.0.0.1', '::2', 'fe80::1', 'localhost'])('says %s is not', (address) => {
+  it.each(['10.0.0.1', '::2', 'fe80::1', 'localhost', '::ffff:127.0.0.1', '::127.0.0.1', '64:ff9b::7f00:1'])('says %s is not (an IPv6 spelling of 127/8 is never opened)', (address) => {
     expect(isLoopback(address)).toBe(false);
   });
 });
