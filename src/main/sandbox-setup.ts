@@ -58,6 +58,8 @@ export function hiddenPaths(config: Config): { hidden: string[]; notHidden: stri
     ...(home === undefined ? [] : CREDENTIAL_PATHS.map((relative) => path.join(home, relative))),
     ...(config.policyFile === undefined ? [] : [path.resolve(config.policyFile)]),
     ...(config.auditLog === undefined ? [] : [path.resolve(config.auditLog)]),
+    // The server's state: the persistent receipt key would let a command sign receipts.
+    config.stateDir,
     ...(installation === undefined ? [] : [installation]),
   ];
   const holdsWorkspace = (candidate: string): boolean => isAtOrBelow(candidate, config.workspaceRoot);
