@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type {
@@ -134,7 +134,9 @@ export class BubblewrapConfinement implements CommandConfinement {
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const commondir = path.join(dir, 'commondir');
     writeFileSync(commondir, '.\n', { mode: 0o444, flag: 'wx' });
-    this.sources = { commondir };
+    const emptyDir = path.join(dir, 'empty');
+    mkdirSync(emptyDir, { mode: 0o555 });
+    this.sources = { commondir, emptyDir };
     return this.sources;
   }
 

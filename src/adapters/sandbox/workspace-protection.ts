@@ -16,6 +16,8 @@ export interface Placeholder {
  */
 export interface PlaceholderSources {
   readonly commondir: string;
+  /** An empty read-only directory: bound over an absent protected directory (a bind costs less than a tmpfs). */
+  readonly emptyDir: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface PlaceholderSources {
  *   directory that is a mount point anywhere in the namespace. Moving `.git` aside to swap in a copy fails (EBUSY).
  *   As @anthropic-ai/sandbox-runtime pins ancestors (its ancestorPinArgs).
  * - `binds`, after the workspace: each existing protected file or directory read-only over itself; each absent one
- *   covered by /dev/null (a file) or an empty read-only tmpfs (a directory), so it cannot be created either.
+ *   covered by /dev/null (a file) or an empty read-only directory, so it cannot be created either.
  * Never follows a link: a protected name that is a symbolic link is not bound (bwrap would follow it, and a link out
  * of the sandbox's tree would stop every command from starting, issue 26 item 5); its target is protected instead
  * when it lies in the workspace, and is read-only in the sandbox anyway when it does not.
@@ -89,9 +91,7 @@ export function planProtection(workspaceRoot: string, layout: RepositoryLayout, 
   const binds = [
     ...[...readOnly].sort().flatMap((target) => ['--ro-bind', target, target]),
     ...[...placeholders].sort(([a], [b]) => a.localeCompare(b)).flatMap(([target, kind]) =>
-      kind === 'dir'
-        ? ['--tmpfs', target, '--remount-ro', target]
-        : ['--ro-bind', path.basename(target) === 'commondir' ? sources.commondir : '/dev/null', target],
+      kind === 'dir' ? ['--ro-bind', sources.emptyDir, target] : ['--ro-bind', path.basename(target) === 'commondir' ? sources.commondir : '/dev/null', target],
     ),
   ];
   return { pins, binds, placeholders: [...placeholders].map(([target, kind]) => ({ path: target, kind })) };

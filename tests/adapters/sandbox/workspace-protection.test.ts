@@ -7,7 +7,7 @@ import { snapshotSurface, surfaceChanges } from '../../../src/adapters/sandbox/r
 import { planProtection } from '../../../src/adapters/sandbox/workspace-protection';
 
 let root: string;
-const SOURCES = { commondir: '/var/empty/commondir' };
+const SOURCES = { commondir: '/var/empty/commondir', emptyDir: '/var/empty' };
 
 beforeEach(() => {
   root = mkdtempSync(path.join(os.tmpdir(), 'term-mcp-protect-'));
