@@ -96,9 +96,12 @@ export class BubblewrapConfinement implements CommandConfinement {
       return channel ? { mounts, finish: once(() => (channel.close(), [])) } : { mounts };
     }
     const root = this.profile.workspaceRoot;
-    const layout = findRepositories(root);
+    const own = this.placeholders.known();
+    // A placeholder .git of ours is not a repository.
+    const found = findRepositories(root);
+    const layout = { ...found, gitDirs: found.gitDirs.filter((dir) => !own.has(dir)) };
     const before = snapshotSurface(root, layout);
-    const plan = planProtection(root, layout, this.placeholderSources());
+    const plan = planProtection(root, layout, this.placeholderSources(), own);
     // Other commands' placeholders come and go while this one runs: not changes of the surface.
     const othersHeld = this.placeholders.heldPaths();
     const held = this.placeholders.hold(plan.placeholders);

@@ -39,12 +39,22 @@ export interface ProtectionPlan {
   readonly placeholders: readonly Placeholder[];
 }
 
-export function planProtection(workspaceRoot: string, layout: RepositoryLayout, sources: PlaceholderSources): ProtectionPlan {
+export function planProtection(
+  workspaceRoot: string,
+  layout: RepositoryLayout,
+  sources: PlaceholderSources,
+  /** Placeholders this server made that may still be there: held again as placeholders, never taken for the real thing. */
+  ownPlaceholders: ReadonlySet<string> = new Set(),
+): ProtectionPlan {
   const readOnly = new Set<string>();
   const placeholders = new Map<string, PathKind>();
   const pinned = new Set<string>();
 
   const protect = (target: string, kind: PathKind): void => {
+    if (ownPlaceholders.has(target) && entryKind(target) === kind) {
+      placeholders.set(target, kind);
+      return;
+    }
     switch (entryKind(target)) {
       case undefined:
         placeholders.set(target, kind);
@@ -62,7 +72,7 @@ export function planProtection(workspaceRoot: string, layout: RepositoryLayout, 
   for (const { name, kind } of RUN_ON_OPEN_AT_ROOT) {
     const target = path.join(workspaceRoot, name);
     // A root .git directory is protected inside (below): git must still write its index, objects and refs.
-    if (name === '.git' && entryKind(target) === 'dir') continue;
+    if (name === '.git' && entryKind(target) === 'dir' && !ownPlaceholders.has(target)) continue;
     protect(target, kind);
   }
   for (const gitDir of layout.gitDirs) {
