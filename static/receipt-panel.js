@@ -51,6 +51,13 @@ function endOf(receipt) {
   return '—';
 }
 
+/** `run_on_open_changes`: absent (not compared: read-only workspace, no sandbox), none, or the paths named. */
+function runOnOpenOf(receipt) {
+  const changes = receipt.run_on_open_changes;
+  if (!Array.isArray(changes)) return 'Not compared';
+  return changes.length === 0 ? 'None' : `CHANGED: ${changes.join(', ')}`;
+}
+
 function note(message) {
   $('receipt-note').textContent = message;
 }
@@ -78,6 +85,8 @@ export async function showReceipt(receipt, origin) {
   renderAnsi($('receipt-stdout'), typeof receipt.stdout === 'string' && receipt.stdout !== '' ? receipt.stdout : '—');
   renderAnsi($('receipt-stderr'), typeof receipt.stderr === 'string' && receipt.stderr !== '' ? receipt.stderr : '—');
   text('receipt-truncated', receipt.output_truncated === true ? 'Yes: the output went over the limit' : 'No');
+  text('receipt-run-on-open', runOnOpenOf(receipt));
+  $('receipt-run-on-open').dataset.changed = String(Array.isArray(receipt.run_on_open_changes) && receipt.run_on_open_changes.length > 0);
   text('receipt-signature', receipt.signature);
   $('receipt-export').disabled = false;
   $('receipt-copy').disabled = false;

@@ -2,6 +2,7 @@ import { accessSync, constants, opendirSync, realpathSync, statSync } from 'node
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../domain/errors.js';
+import { refuseInsideWorkspace, resolveStateDirectory } from './state-directory.js';
 import { allowlistEntryProblem, DEFAULT_ALLOWED_DOMAINS } from '../domain/execution/network-allowlist.js';
 import { POLICY_MODES } from '../domain/policy/policy-types.js';
 
@@ -58,6 +59,11 @@ const SETTINGS = {
   allowNetwork: { env: ['ALLOW_NETWORK'], schema: bool.optional() },
   // With ALLOW_NETWORK: the only hosts the sandbox's filtering proxy lets commands reach.
   allowedDomains: { env: ['TERM_MCP_ALLOWED_DOMAINS'], schema: domainList.default([...DEFAULT_ALLOWED_DOMAINS]) },
+  // With ALLOW_NETWORK: loopback ports the proxy may reach for an exactly allowed host (a local registry mirror).
+  proxyLoopbackPorts: {
+    env: ['TERM_MCP_PROXY_LOOPBACK_PORTS'],
+    schema: csv.pipe(z.array(z.string().regex(/^\d{1,5}$/, 'a port is a number').transform(Number).pipe(z.number().int().min(1).max(65535)))).default([]),
+  },
   maxCommandLength: { env: ['MAX_COMMAND_LENGTH'], schema: positiveInt.max(100_000).default(1000) },
   commandTimeoutSeconds: { env: ['COMMAND_TIMEOUT'], schema: seconds.default(20) },
   maxCommandTimeoutSeconds: { env: ['TERM_MCP_MAX_COMMAND_TIMEOUT'], schema: seconds.default(600) },
@@ -71,6 +77,9 @@ const SETTINGS = {
   pageSize: { env: ['TERM_MCP_PAGE_SIZE'], schema: positiveInt.max(1000).default(100) },
   receiptKey: { env: ['TERM_MCP_RECEIPT_KEY', 'AUTH_TOKEN', 'TERM_MCP_TOKEN'], schema: z.string().min(1).optional() },
   auditLog: { env: ['AUDIT_LOG'], schema: z.string().min(1).optional() },
+  // The server's own state (the persistent receipt key): outside the workspace; see state-directory.ts.
+  stateDir: { env: ['TERM_MCP_STATE_DIR'], schema: z.string().min(1).optional() },
+  xdgStateHome: { env: ['XDG_STATE_HOME'], schema: z.string().min(1).optional() },
   logLevel: { env: ['LOG_LEVEL'], schema: logLevel.default('info') },
   // The OS sandbox every command runs in (docs/security.md)
   sandboxEnabled: { env: ['TERM_MCP_SANDBOX'], schema: bool.default(true) },
@@ -142,7 +151,8 @@ const SEED_SETTINGS_WITHOUT_EFFECT = Object.freeze({
   seedJwtSecret: { name: 'JWT_SECRET', reason: 'use TERM_MCP_JWT_SECRET with TERM_MCP_JWT_ISSUER and TERM_MCP_JWT_AUDIENCE' },
 } satisfies Partial<Record<keyof Settings, { name: string; reason: string }>>);
 
-export type Config = Readonly<{ [K in keyof Settings]: z.output<Settings[K]['schema']> }>;
+/** `stateDir` is always resolved (to a default when unset). */
+export type Config = Readonly<Omit<{ [K in keyof Settings]: z.output<Settings[K]['schema']> }, 'stateDir'> & { stateDir: string }>;
 export type ConfigFlags = Readonly<Record<string, string | undefined>>;
 
 /** The settings only `term-mcp http` binds with: `stdio` does not refuse to start over a bad value it never uses. */
@@ -167,6 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}, cwd:
     values[key] = parsed.data;
   }
   values.workspaceRoot = resolveWorkspaceRoot(String(values.workspaceRoot), cwd, workspaceSource);
+  const workspaceRoot = String(values.workspaceRoot);
+  values.stateDir = resolveStateDirectory(values.stateDir as string | undefined, values.xdgStateHome as string | undefined, cwd, workspaceRoot);
+  // The server's own files never live where commands write (issue 26 item 3).
+  if (values.auditLog !== undefined) refuseInsideWorkspace('AUDIT_LOG', path.resolve(cwd, String(values.auditLog)), workspaceRoot);
+  if (values.policyFile !== undefined) refuseInsideWorkspace('TERM_MCP_POLICY', path.resolve(cwd, String(values.policyFile)), workspaceRoot);
   if (values.maxCommandTimeoutSeconds !== undefined && Number(values.commandTimeoutSeconds) > Number(values.maxCommandTimeoutSeconds)) {
     throw new ConfigurationError('COMMAND_TIMEOUT: must not exceed TERM_MCP_MAX_COMMAND_TIMEOUT', { setting: 'COMMAND_TIMEOUT' });
   }

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_POLICY_SETTINGS, parsePolicyDocument } from '../application/policy/policy-document.js';
 import type { PolicySettings } from '../application/policy/policy-settings.js';
@@ -52,7 +52,13 @@ function readPolicyFile(file: string): PolicySettings {
   }
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Never through a link at the file's own name (ELOOP): the server opens its files without following links.
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
     throw new ConfigurationError(`TERM_MCP_POLICY: ${file}: cannot read the policy file (${reason})`, { setting: 'TERM_MCP_POLICY', file });

@@ -52,6 +52,8 @@ export function hiddenPaths(config: Config): { hidden: string[]; notHidden: stri
     ...(home === undefined ? [] : CREDENTIAL_PATHS.map((relative) => path.join(home, relative))),
     ...(config.policyFile === undefined ? [] : [path.resolve(config.policyFile)]),
     ...(config.auditLog === undefined ? [] : [path.resolve(config.auditLog)]),
+    // The server's state: the persistent receipt key would let a command sign receipts.
+    config.stateDir,
     ...(installation === undefined ? [] : [installation]),
   ];
   const holdsWorkspace = (candidate: string): boolean => isAtOrBelow(candidate, config.workspaceRoot);
@@ -103,7 +105,7 @@ export function sandboxProfile(config: Config, policy: PolicySettings, network: 
  */
 export function startFilteringProxy(config: Config, policy: PolicySettings, onDecision?: (decision: ProxyDecision) => void): FilteringProxy | undefined {
   if (!config.sandboxEnabled || !policy.allowNetwork) return undefined;
-  const proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(config.allowedDomains), onDecision });
+  const proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(config.allowedDomains), loopbackPorts: config.proxyLoopbackPorts, onDecision });
   try {
     proxy.listen();
   } catch {
@@ -124,6 +126,7 @@ export function buildConfinement(config: Config, policy: PolicySettings, proxy?:
     proxySocketPath: proxy.socketPath ?? '/nonexistent/term-mcp-proxy.sock',
     allowedDomains: config.allowedDomains,
     proxyReadiness: () => proxy.readiness(),
+    openChannel: () => proxy.openChannel(),
   };
   return new BubblewrapConfinement(sandboxProfile(config, policy, network));
 }

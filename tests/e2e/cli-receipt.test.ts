@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ExecutionReceipt } from '../../src/domain/terminal/receipt-types';
 import { RECEIPT_KEY, TerminalFixture } from '../application/terminal/terminal-fixture';
 import { jsonSchemaValidator, SEED_KEY, SEED_RECEIPT_FILE, SHIPPED_SCHEMA_FILE, seedReceipt } from '../support/receipt-fixtures';
+import { makeOutsideDir } from '../support/sandbox-attack';
 import { StdioPeer } from '../support/stdio-peer';
 import { CLI_PATH, makeTempWorkspace } from '../support/workspace';
 
@@ -18,12 +19,15 @@ function cli(args: string[], env: Record<string, string> = {}, input?: string): 
   const result = spawnSync(process.execPath, [CLI_PATH, ...args], {
     cwd: scratch.root,
     input,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    // An empty state directory of its own: no persistent key of another server run is found.
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM_MCP_STATE_DIR: stateDir.root, ...env },
     encoding: 'utf8',
     timeout: 30_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+const stateDir = makeOutsideDir('term-mcp-cli-receipt-state-');
 
 let scratch: ReturnType<typeof makeTempWorkspace>;
 let ours: ExecutionReceipt;
@@ -47,7 +51,10 @@ beforeAll(async () => {
   oursFile = write('ours.json', ours);
 });
 
-afterAll(() => scratch.remove());
+afterAll(() => {
+  scratch.remove();
+  stateDir.remove();
+});
 
 describe('term-mcp receipt validate', () => {
   test('exits 0 for a receipt of this server, verified with the configured key', () => {

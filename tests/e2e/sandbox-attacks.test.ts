@@ -188,7 +188,7 @@ describe('ALLOW_NETWORK on, TERM_MCP_ALLOWED_DOMAINS=localhost', () => {
       curl('DIRECT', "--noproxy '*'", `http://127.0.0.1:${port}/direct`),
     ]);
     const receiptKey = 'filtered-network-receipt-key-0123456789';
-    const peer = startServer(scene, { APPROVAL_MODE: 'inspect', ALLOW_NETWORK: '1', TERM_MCP_ALLOWED_DOMAINS: 'localhost', TERM_MCP_RECEIPT_KEY: receiptKey });
+    const peer = startServer(scene, { APPROVAL_MODE: 'inspect', ALLOW_NETWORK: '1', TERM_MCP_ALLOWED_DOMAINS: 'localhost', TERM_MCP_PROXY_LOOPBACK_PORTS: String(port), TERM_MCP_RECEIPT_KEY: receiptKey });
     try {
       const plan = await peer.request(modern('tools/call', 'plan', { name: 'terminal_plan', arguments: { command: 'git status' } }));
       const confinement = { sandbox: 'bubblewrap', network: 'filtered', allowed_domains: ['localhost'] };

@@ -55,8 +55,8 @@ describe('sandboxed mode over STDIO', () => {
         `echo pwned > '${outside.root}/created' 2>/dev/null && echo CANARY-CREATED`,
         `bash -c 'echo hi > /dev/tcp/127.0.0.1/${listener.port}' 2>/dev/null && echo CONNECTED`,
         `python3 -c "import socket; socket.create_connection(('127.0.0.1', ${listener.port}), 2)" 2>/dev/null && echo PY-CONNECTED`,
-        'cat policy.yaml 2>/dev/null | grep -q sandboxed && echo POLICY-READ',
-        "echo 'mode: trusted' > policy.yaml 2>/dev/null && echo POLICY-WRITTEN",
+        `cat '${outside.root}/policy.yaml' 2>/dev/null | grep -q sandboxed && echo POLICY-READ`,
+        `echo 'mode: trusted' > '${outside.root}/policy.yaml' 2>/dev/null && echo POLICY-WRITTEN`,
         "echo '[alias] x = !sh' >> .git/config 2>/dev/null && echo GIT-CONFIG-CHANGED",
         "echo 'echo hooked' > .git/hooks/pre-commit 2>/dev/null && echo HOOK-PLANTED",
         "grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status && echo NO-NEW-PRIVS",
@@ -67,7 +67,8 @@ describe('sandboxed mode over STDIO', () => {
     execFileSync('git', ['init', '-q', '.'], { cwd: workspace.root, stdio: 'ignore', env: { PATH: '/usr/bin:/bin', HOME: workspace.root } });
     mkdirSync(path.join(workspace.root, '.git', 'hooks'), { recursive: true });
     gitConfig = readFileSync(path.join(workspace.root, '.git', 'config'), 'utf8');
-    policyFile = path.join(workspace.root, 'policy.yaml');
+    // Outside the workspace (start-up refuses a policy file inside it), in the hidden-from-the-sandbox policy path.
+    policyFile = path.join(outside.root, 'policy.yaml');
     writeFileSync(policyFile, 'mode: sandboxed\n');
     peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, TERM_MCP_POLICY: policyFile, HOME: outside.root });
   });
@@ -110,11 +111,11 @@ describe('sandboxed mode over STDIO', () => {
   it.each([
     ['sudo id', 'privilege_change'],
     ['sh -c "unshare -r id"', 'privilege_change'],
-    ['cat policy.yaml', 'server_files'],
+    ['cat <policy file>', 'server_files'],
     ['echo x >> .git/config', 'protected_path'],
     ['curl http://127.0.0.1:1/', 'network_disabled'],
   ])('refuses %j (%s) without running it', async (command, rule) => {
-    const plan = (await callTool(peer, 'terminal_plan', { command })).structuredContent;
+    const plan = (await callTool(peer, 'terminal_plan', { command: command.replace('<policy file>', policyFile) })).structuredContent;
     expect(plan).toMatchObject({ status: 'blocked', policy: { allowed: false, matched_rule: rule } });
   });
 
@@ -178,14 +179,16 @@ describe('sandboxed mode with TERM_MCP_SANDBOX=off', () => {
 
   it('refuses to start when the policy file asks for it, and names the policy file', async () => {
     const workspace = makeTempWorkspace('term-mcp-sandboxed-off-');
+    const policyDir = makeOutsideDir('term-mcp-sandboxed-off-policy-');
     try {
-      const policy = path.join(workspace.root, 'policy.json');
+      const policy = path.join(policyDir.root, 'policy.json');
       writeFileSync(policy, JSON.stringify({ mode: 'sandboxed' }));
       const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, TERM_MCP_POLICY: policy, TERM_MCP_SANDBOX: '0' });
       expect(await peer.exited).toBe(2);
       expect(peer.stderr).toMatch(/TERM_MCP_POLICY: mode sandboxed needs the bubblewrap sandbox/);
     } finally {
       workspace.remove();
+      policyDir.remove();
     }
   });
 

@@ -7,13 +7,17 @@ import { CLI_PATH, makeTempWorkspace } from '../support/workspace';
 /** TERM_MCP_POLICY is loaded when the server starts: a bad file stops it with a message naming file and field. */
 describe('policy file at start-up', () => {
   let workspace: ReturnType<typeof makeTempWorkspace>;
+  // The policy file lives outside the workspace (start-up refuses one inside it).
+  let outside: ReturnType<typeof makeTempWorkspace>;
 
   beforeEach(() => {
     workspace = makeTempWorkspace();
+    outside = makeTempWorkspace('term-mcp-policy-');
   });
 
   afterEach(() => {
     workspace.remove();
+    outside.remove();
   });
 
   function runStdio(env: Record<string, string>, input = ''): { status: number | null; stdout: string; stderr: string } {
@@ -27,7 +31,7 @@ describe('policy file at start-up', () => {
   }
 
   test('an invalid field fails start-up with exit code 2, naming the file and the field', () => {
-    const file = path.join(workspace.root, 'policy.yaml');
+    const file = path.join(outside.root, 'policy.yaml');
     writeFileSync(file, 'mode: confirm\ncommands:\n  read_only: [jq, bash]\n');
     const { status, stderr } = runStdio({ TERM_MCP_POLICY: file });
     expect(status).toBe(2);
@@ -36,14 +40,14 @@ describe('policy file at start-up', () => {
   });
 
   test('a file that cannot be read fails start-up', () => {
-    const file = path.join(workspace.root, 'missing.json');
+    const file = path.join(outside.root, 'missing.json');
     const { status, stderr } = runStdio({ TERM_MCP_POLICY: file });
     expect(status).toBe(2);
     expect(stderr).toContain(`TERM_MCP_POLICY: ${file}: cannot read the policy file (ENOENT)`);
   });
 
   test('a file with another extension fails start-up', () => {
-    const file = path.join(workspace.root, 'policy.txt');
+    const file = path.join(outside.root, 'policy.txt');
     writeFileSync(file, '{}');
     const { status, stderr } = runStdio({ TERM_MCP_POLICY: file });
     expect(status).toBe(2);
@@ -51,7 +55,7 @@ describe('policy file at start-up', () => {
   });
 
   test('a valid JSON file sets the mode, and APPROVAL_MODE overrides it', () => {
-    const file = path.join(workspace.root, 'policy.json');
+    const file = path.join(outside.root, 'policy.json');
     writeFileSync(file, JSON.stringify({ mode: 'confirm' }));
     const request = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'terminal_plan', arguments: { command: 'touch a.txt' }, _meta: MODERN_META } })}\n`;
     const fromFile = JSON.parse(runStdio({ TERM_MCP_POLICY: file }, request).stdout.split('\n')[0] ?? '{}');

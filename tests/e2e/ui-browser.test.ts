@@ -190,6 +190,18 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     expectCleanPage();
   });
 
+  it('names the run-on-open files a sandboxed command changed in the receipt panel (a nested repository)', async () => {
+    await open({ APPROVAL_MODE: 'sandboxed' });
+    const { page } = ui;
+    const card = await ui.plan("sh -c 'git init -q nested && echo made'", 'Planned');
+    await card.locator('[data-action=run]').click();
+    await ui.waitForTerminalLine(/^— Succeeded · exit 0/);
+    await page.locator('#receipt-seal').filter({ hasText: /^VERIFIED$/ }).waitFor();
+    expect(await page.textContent('#receipt-run-on-open')).toMatch(/^CHANGED: .*nested\/\.git\b/);
+    expect(await page.getAttribute('#receipt-run-on-open', 'data-changed')).toBe('true');
+    expectCleanPage();
+  });
+
   it('plans with Ctrl+Enter, focuses the command with /, and clears it with Esc', async () => {
     const { page } = ui;
     await open();

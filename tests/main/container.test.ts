@@ -95,10 +95,16 @@ describe('buildContainer: the server modules, then the host overrides', () => {
   });
 
   test('reads the policy file at start-up: a bad one fails buildContainer, not the first tool call', () => {
-    const policy = path.join(workspace.root, 'policy.json');
-    writeFileSync(policy, '{"mode": "nonsense"}');
-    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error', TERM_MCP_SANDBOX: 'off', TERM_MCP_POLICY: policy });
-    expect(() => buildContainer(config)).toThrow(ConfigurationError);
+    // Outside the workspace: start-up refuses a policy file inside it.
+    const outside = makeTempWorkspace('term-mcp-policy-');
+    try {
+      const policy = path.join(outside.root, 'policy.json');
+      writeFileSync(policy, '{"mode": "nonsense"}');
+      const config = loadConfig({ WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error', TERM_MCP_SANDBOX: 'off', TERM_MCP_POLICY: policy });
+      expect(() => buildContainer(config)).toThrow(ConfigurationError);
+    } finally {
+      outside.remove();
+    }
   });
 
   test('shutdownTerminal kills running commands, and closes sessions opened after it on the next call', async () => {

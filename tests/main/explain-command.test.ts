@@ -81,9 +81,12 @@ describe('term-mcp explain', () => {
   });
 
   it('judges with the policy file and prints JSON with --json', async () => {
-    const policy = path.join(root, 'policy.json');
+    // Outside the workspace: a policy file inside it is refused at start-up.
+    const policyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'term-mcp-explain-policy-'));
+    const policy = path.join(policyDir, 'policy.json');
     fs.writeFileSync(policy, JSON.stringify({ commands: { deny: ['wc'] } }));
     const { code, stdout } = await explain('wc -l README.md', '--policy', policy, '--json');
+    fs.rmSync(policyDir, { recursive: true, force: true });
     expect(code).toBe(4);
     expect(JSON.parse(stdout)).toMatchObject({
       command: 'wc -l README.md',

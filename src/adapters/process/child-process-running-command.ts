@@ -72,6 +72,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
   private resolveFinished: (outcome: CommandOutcome) => void = () => undefined;
   private exit: { code: number | null; signal: string | null } | undefined;
   private final: FinalState | undefined;
+  private runOnOpenChanges: readonly string[] | undefined;
   private termination: TerminationReason | undefined;
   private terminating: Promise<void> | undefined;
   /** Whether the group outlived its leader, checked once when the outcome became final. */
@@ -149,6 +150,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
       finishedAt: finishedAtMs === null ? null : new Date(finishedAtMs).toISOString(),
       durationMs: finishedAtMs === null ? null : finishedAtMs - this.startedAtMs,
       truncated: this.output.stdout.truncated || this.output.stderr.truncated,
+      ...(this.runOnOpenChanges === undefined ? {} : { runOnOpenChanges: this.runOnOpenChanges }),
     };
   }
 
@@ -353,12 +355,25 @@ export class ChildProcessRunningCommand implements RunningCommand {
     const { code, signal } = this.exit;
     const status: CommandStatus = this.termination ?? (code === 0 ? 'succeeded' : 'failed');
     this.final = { status, exitCode: code, signal, finishedAtMs: this.options.now() };
+    this.runOnOpenChanges = this.finishConfinement();
     this.paused = false;
     this.groupCheck = this.noteWhetherGroupIsGone();
     const outcome = this.outcome();
     this.options.events.publish({ type: 'command_finished', outcome, ...this.eventHeader() });
     this.options.events.commandFinished();
     void (this.terminating ?? Promise.resolve()).then(() => this.resolveFinished(outcome));
+  }
+
+  /** The launcher has exited: the confinement releases its set-up and says what run-on-open paths changed. */
+  private finishConfinement(): readonly string[] | undefined {
+    const { finish } = this.options.confined;
+    if (!finish) return undefined;
+    try {
+      return finish();
+    } catch (error) {
+      // Fail closed: a comparison that could not be made is reported as such, never as "nothing changed".
+      return [`(could not compare the run-on-open files: ${error instanceof Error ? error.message : String(error)})`];
+    }
   }
 
   /** The deadline stays armed only while background members outlive the leader. */

@@ -1,4 +1,5 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReceiptAuditLog } from '../../domain/terminal/receipt-audit-log.js';
 import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
@@ -21,6 +22,13 @@ export class JsonlReceiptAuditLog implements ReceiptAuditLog {
 
   private async write(line: string): Promise<void> {
     await mkdir(path.dirname(this.filePath), { recursive: true });
-    await appendFile(this.filePath, line, { encoding: 'utf8', mode: 0o600 });
+    // O_NOFOLLOW: a link put in the log's place is never written through (issue 26 item 3: a receipt appended to a
+    // shell rc file through a link ran the command's output).
+    const file = await open(this.filePath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    try {
+      await file.write(line, null, 'utf8');
+    } finally {
+      await file.close();
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type {
   CommandConfinement,
@@ -14,13 +14,29 @@ import { commandArgv } from '../../domain/execution/trusted-launch.js';
 import {
   baseArguments,
   currentArguments,
+  DEV_READ_ONLY,
+  ROOT_ARGUMENTS,
+  SANDBOX_PROXY_SOCKET,
   limitArguments,
   networkBridgeArguments,
   proxyEnvironment,
   type BubblewrapProfile,
 } from './bubblewrap-profile.js';
+import { PlaceholderRegistry } from './placeholder-registry.js';
+import { findRepositories } from './run-on-open-paths.js';
+import { snapshotSurface, surfaceChanges } from './run-on-open-surface.js';
+import { planProtection, type PlaceholderSources } from './workspace-protection.js';
 
 const PROBE_TIMEOUT_MS = 5000;
+
+/** `finish` runs once, whoever calls it first (the command's end, a failed start). */
+function once<T>(run: () => T): () => T {
+  let result: { value: T } | undefined;
+  return () => {
+    result ??= { value: run() };
+    return result.value;
+  };
+}
 const INSTALL_HINT =
   'Install bubblewrap and util-linux (Debian/Ubuntu: apt-get install bubblewrap util-linux), make sure user namespaces ' +
   'are enabled (sysctl kernel.unprivileged_userns_clone=1, or run the server as root), point TERM_MCP_BWRAP at bwrap ' +
@@ -45,7 +61,7 @@ export function setupCompletedFromStatus(report: string): boolean {
  */
 export function withSetupInput<T>(input: Uint8Array | undefined, run: (descriptor: number[]) => T): T {
   if (input === undefined) return run([]);
-  const directory = mkdtempSync(path.join(tmpdir(), 'term-mcp-setup-'));
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'term-mcp-setup-'));
   const file = path.join(directory, 'input');
   writeFileSync(file, input, { mode: 0o600 });
   const descriptor = openSync(file, 'r');
@@ -68,6 +84,9 @@ export class BubblewrapConfinement implements CommandConfinement {
   private readonly bridgeArguments: readonly string[];
   private readonly proxyEnvironment: Readonly<Record<string, string>>;
   private probed: ConfinementReadiness | undefined;
+  /** Placeholders of absent protected paths, shared by the commands running at once (removed by the last one). */
+  private readonly placeholders = new PlaceholderRegistry();
+  private sources: PlaceholderSources | undefined;
 
   constructor(private readonly profile: BubblewrapProfile) {
     this.fixedArguments = baseArguments(profile);
@@ -82,13 +101,13 @@ export class BubblewrapConfinement implements CommandConfinement {
     // silently, nor with any other.
     const proxy = this.profile.network === 'off' ? readiness : this.profile.network.proxyReadiness();
     if (!proxy.ready) throw new SandboxUnavailable(proxy.reason, proxy.fix);
+    const { mounts, finish } = this.workspaceMounts();
     return {
       file: this.profile.bwrapPath,
       args: [
-        ...this.fixedArguments,
+        ...mounts,
         // Says whether the set-up completed: bwrap writes an exit code there only for a command it started.
         '--json-status-fd', String(SETUP_STATUS_DESCRIPTOR),
-        ...currentArguments(this.profile),
         '--chdir', request.cwd,
         '--',
         ...limitArguments(this.profile),
@@ -100,7 +119,41 @@ export class BubblewrapConfinement implements CommandConfinement {
       environment: { ...request.environment, ...this.proxyEnvironment, TMPDIR: '/tmp' },
       ...(this.profile.seccompProgram === undefined ? {} : { setupInput: this.profile.seccompProgram }),
       setupCompleted: setupCompletedFromStatus,
+      ...(finish ? { finish } : {}),
     };
+  }
+
+  /**
+   * The mounts of one command. In a writable workspace they protect the run-on-open surface as it is now (pins,
+   * read-only binds, placeholders: workspace-protection.ts), and `finish` releases the placeholders and names what
+   * changed in that surface all the same (defence in depth, for what a mount cannot hold: a repository created at a
+   * new depth, a link the user made replaced).
+   */
+  private workspaceMounts(): { mounts: string[]; finish?: () => readonly string[] } {
+    const channel = this.profile.network === 'off' ? undefined : this.profile.network.openChannel?.();
+    const channelMount = channel ? ['--bind', channel.socketPath, SANDBOX_PROXY_SOCKET] : [];
+    if (!this.profile.workspaceWritable) {
+      const mounts = [...ROOT_ARGUMENTS, ...this.fixedArguments, ...channelMount, ...DEV_READ_ONLY, ...currentArguments(this.profile)];
+      return channel ? { mounts, finish: once(() => (channel.close(), [])) } : { mounts };
+    }
+    const root = this.profile.workspaceRoot;
+    const own = this.placeholders.known();
+    // A placeholder .git of ours is not a repository.
+    const found = findRepositories(root);
+    const layout = { ...found, gitDirs: found.gitDirs.filter((dir) => !own.has(dir)) };
+    const before = snapshotSurface(root, layout);
+    const plan = planProtection(root, layout, this.placeholderSources(), own);
+    // Other commands' placeholders come and go while this one runs: not changes of the surface.
+    const othersHeld = this.placeholders.heldPaths();
+    const held = this.placeholders.hold(plan.placeholders);
+    const mounts = [...ROOT_ARGUMENTS, ...plan.pins, ...this.fixedArguments, ...channelMount, ...DEV_READ_ONLY, ...plan.binds, ...currentArguments(this.profile)];
+    const finish = once(() => {
+      channel?.close();
+      this.placeholders.release(held);
+      const placeholders = new Set([...othersHeld, ...this.placeholders.heldPaths()].map((target) => path.relative(root, target)));
+      return surfaceChanges(before, snapshotSurface(root), placeholders);
+    });
+    return { mounts, finish };
   }
 
   summary(): ConfinementSummary {
@@ -116,6 +169,19 @@ export class BubblewrapConfinement implements CommandConfinement {
         cpu_seconds: limits.cpuSeconds,
       },
     };
+  }
+
+  /** Made once, in a private directory outside the workspace (removed when the server exits). */
+  private placeholderSources(): PlaceholderSources {
+    if (this.sources) return this.sources;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'term-mcp-placeholders-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const commondir = path.join(dir, 'commondir');
+    writeFileSync(commondir, '.\n', { mode: 0o444, flag: 'wx' });
+    const emptyDir = path.join(dir, 'empty');
+    mkdirSync(emptyDir, { mode: 0o555 });
+    this.sources = { commondir, emptyDir };
+    return this.sources;
   }
 
   /** Starts one sandbox with the real profile running `true`: the answer for every later command. */
@@ -138,7 +204,7 @@ export class BubblewrapConfinement implements CommandConfinement {
     }
     // The fixed arguments only: what a command's workspace holds (a planted link) must not make the sandbox look
     // unavailable; such a failure is that command's own (sandbox_setup_failed).
-    const args = [...this.fixedArguments, '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
+    const args = [...ROOT_ARGUMENTS, ...this.fixedArguments, ...DEV_READ_ONLY, '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
     const result = withSetupInput(this.profile.seccompProgram, (descriptor) =>
       spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe', ...descriptor], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }),
     );

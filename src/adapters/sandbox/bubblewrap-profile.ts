@@ -1,5 +1,4 @@
 import { lstatSync, statSync } from 'node:fs';
-import path from 'node:path';
 import type { ConfinementReadiness } from '../../domain/execution/command-confinement.js';
 import { FIXED_SHELL } from '../../domain/execution/trusted-launch.js';
 import { isAtOrBelow } from '../../domain/workspace/path-containment.js';
@@ -31,6 +30,11 @@ export interface FilteredNetwork {
   readonly allowedDomains: readonly string[];
   /** Whether the proxy is still listening; asked before every command (a proxy that stopped fails closed). */
   readonly proxyReadiness: () => ConfinementReadiness;
+  /**
+   * A socket of the proxy for one command, with its own connection cap (one command cannot starve the others); bound
+   * in instead of `proxySocketPath`, and closed when the command ends.
+   */
+  readonly openChannel?: () => { readonly socketPath: string; close(): void };
 }
 
 /**
@@ -95,29 +99,31 @@ export const PROTECTED_CONFIGURATION = Object.freeze([
   '.claude/agents',
 ]);
 
-/** Inside the workspace, read-only even when it is writable: git's config and hooks name programs git runs. */
-const WORKSPACE_READ_ONLY = ['.git/config', '.git/hooks', ...PROTECTED_CONFIGURATION];
+/** The host, read-only: first, so that the ancestor pins (workspace-protection.ts) go on the real directories. */
+export const ROOT_ARGUMENTS = Object.freeze(['--ro-bind', '/', '/']);
 
-type Kind = 'dir' | 'file' | undefined;
+/**
+ * The rest of /dev read-only (nothing but the sized /dev/shm to fill with files): after the base arguments and after
+ * the command's own proxy channel, whose socket is bound into /dev.
+ */
+export const DEV_READ_ONLY = Object.freeze(['--remount-ro', '/dev']);
 
-function kindOf(target: string): Kind {
+function kindOf(target: string): 'dir' | 'file' | undefined {
   try {
-    const stats = statSync(target);
-    return stats.isDirectory() ? 'dir' : 'file';
+    return statSync(target).isDirectory() ? 'dir' : 'file';
   } catch {
     return undefined;
   }
 }
 
 /**
- * The bwrap arguments that do not change between commands: the host read-only, a fresh /dev, /proc of a new PID
- * namespace, a private sized /tmp, the namespaces (a user namespace of its own, every capability dropped), hidden
- * homes, then the workspace. Computed once.
+ * The bwrap arguments that do not change between commands, after ROOT_ARGUMENTS and the pins: a fresh /dev, /proc
+ * of a new PID namespace, a private sized /tmp, the namespaces (a user namespace of its own, every capability dropped),
+ * hidden homes, then the workspace. Computed once. DEV_READ_ONLY follows them and the command's own proxy channel.
  */
 export function baseArguments(profile: BubblewrapProfile): string[] {
   const { tmpBytes, shmBytes } = profile.limits;
   return [
-    '--ro-bind', '/', '/',
     '--dev', '/dev',
     // Sized, so a command cannot pin more memory there than this (tmpfs pages are not counted by RLIMIT_AS).
     '--size', String(shmBytes), '--tmpfs', '/dev/shm',
@@ -141,9 +147,7 @@ export function baseArguments(profile: BubblewrapProfile): string[] {
     '--unshare-cgroup-try',
     // Always a network namespace of its own: with ALLOW_NETWORK the only way out is the proxy socket bound here.
     '--unshare-net',
-    ...(profile.network === 'off' ? [] : ['--bind', profile.network.proxySocketPath, SANDBOX_PROXY_SOCKET]),
-    // The rest of /dev read-only: nothing but /dev/shm (sized) to fill with files.
-    '--remount-ro', '/dev',
+    ...(profile.network === 'off' || profile.network.openChannel ? [] : ['--bind', profile.network.proxySocketPath, SANDBOX_PROXY_SOCKET]),
     ...(profile.seccompProgram === undefined ? [] : ['--seccomp', String(SECCOMP_DESCRIPTOR)]),
     // The sandbox dies with the bwrap process the server spawned (timeout, cancel, session close, shutdown). No
     // --new-session: the command must stay in the process group the server pauses, resumes and kills; it has no
@@ -193,17 +197,11 @@ function insideHiddenHome(profile: BubblewrapProfile, target: string): boolean {
 }
 
 /**
- * The arguments that depend on what exists right now (a repository initialised after start-up gets its .git/config
- * protected at its first command): read-only protected files in the workspace, hidden paths. A few stat calls.
+ * The hidden paths, as they exist right now (a few stat calls). The protected run-on-open files of a writable workspace
+ * are planned per command too, by workspace-protection.ts.
  */
 export function currentArguments(profile: BubblewrapProfile): string[] {
   const args: string[] = [];
-  if (profile.workspaceWritable) {
-    for (const relative of WORKSPACE_READ_ONLY) {
-      const target = path.join(profile.workspaceRoot, relative);
-      if (kindOf(target) !== undefined) args.push('--ro-bind', target, target);
-    }
-  }
   // Found at start-up; one removed since (a directory of /var/tmp, say) must not break every later command's set-up.
   for (const entry of profile.rootOnlyReadable) {
     if (stillThere(entry)) args.push(...maskArguments(entry.path, entry.directory));

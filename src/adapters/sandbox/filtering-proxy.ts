@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ConfinementReadiness } from '../../domain/execution/command-confinement.js';
 import type { NetworkAllowlist } from '../../domain/execution/network-allowlist.js';
+import { isLoopback, whyNotPublic } from './public-address.js';
 
 /** Resolves a host name to its addresses (IPv4 or IPv6, as text). */
 export type HostResolver = (host: string) => Promise<string[]>;
@@ -27,11 +28,21 @@ export interface FilteringProxyOptions {
   readonly onDecision?: (decision: ProxyDecision) => void;
   /** Where the private directory holding the socket is made (default: the OS temp directory). */
   readonly parentDir?: string;
+  /**
+   * Loopback ports an operator opened on purpose (TERM_MCP_PROXY_LOOPBACK_PORTS: a local registry mirror), for a host
+   * the allow list names exactly (`localhost`, `127.0.0.1`). Default none: only public addresses are reached.
+   */
+  readonly loopbackPorts?: readonly number[];
 }
 
 const SOCKET_NAME = 'proxy.sock';
 /** Open client connections at once (every command together): a runaway command cannot exhaust the server's fds. */
 const MAX_CONNECTIONS = 512;
+/**
+ * Open client connections of one command (one channel): 2 000 idle connections from one command must not cut every
+ * other command off (issue 26 item 8). A package manager opens a few dozen at most.
+ */
+export const MAX_CHANNEL_CONNECTIONS = 64;
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 /** Marks the proxy's own refusals, so a client (and a test) can tell them from a destination's answer. */
 export const REFUSAL_HEADER = 'x-term-mcp-proxy';
@@ -40,30 +51,6 @@ const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):(\d{1,5})$/;
 const FIX =
   'The filtering proxy that ALLOW_NETWORK needs could not start; check that the temporary directory is writable, or ' +
   'turn ALLOW_NETWORK off, then restart the server.';
-
-/**
- * Loopback, link-local (cloud metadata at 169.254.169.254), unspecified and IPv4-mapped forms of them: a name on the
- * allow list that resolves here (DNS rebinding) would reach the server's own machine, so only `localhost` itself or a
- * listed IP literal may lead here.
- */
-const LOCAL_ADDRESSES = (() => {
-  const list = new net.BlockList();
-  list.addSubnet('127.0.0.0', 8, 'ipv4');
-  list.addSubnet('0.0.0.0', 8, 'ipv4');
-  list.addSubnet('169.254.0.0', 16, 'ipv4');
-  list.addAddress('::1', 'ipv6');
-  list.addAddress('::', 'ipv6');
-  list.addSubnet('fe80::', 10, 'ipv6');
-  list.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
-  list.addSubnet('::ffff:0.0.0.0', 104, 'ipv6');
-  list.addSubnet('::ffff:169.254.0.0', 112, 'ipv6');
-  return list;
-})();
-
-function isLocalAddress(address: string): boolean {
-  const family = net.isIP(address);
-  return family !== 0 && LOCAL_ADDRESSES.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
@@ -79,11 +66,21 @@ type Destination = { readonly addresses: readonly string[]; readonly port: numbe
  * gets the socket bound in and a socat bridge from 127.0.0.1:3128 inside its own network namespace.
  * A refusal is `403` with the `x-term-mcp-proxy` header; an unreachable allowed destination is `502`.
  */
+/** One command's own way into the proxy: a socket of its own, with its own connection cap. */
+export interface ProxyChannel {
+  readonly socketPath: string;
+  /** Stops accepting and ends this command's connections (its sandbox has ended). */
+  close(): void;
+}
+
 export class FilteringProxy {
   private readonly server: http.Server;
   private readonly resolve: HostResolver;
   private directory: string | undefined;
   private failure: string | undefined = 'not started';
+  private channels = 0;
+  /** Connections accepted through channels (every command together), bounded by MAX_CONNECTIONS. */
+  private channelConnections = 0;
 
   constructor(private readonly options: FilteringProxyOptions) {
     this.resolve = options.resolve ?? systemResolve;
@@ -119,6 +116,44 @@ export class FilteringProxy {
     }
   }
 
+  /**
+   * A socket for one command, in the proxy's private directory (mode 0600), bound into that command's sandbox alone.
+   * Its connections beyond MAX_CHANNEL_CONNECTIONS (or beyond MAX_CONNECTIONS of every command together) are answered
+   * `503` with the refusal header and closed, so one command cannot take the proxy from the others.
+   */
+  openChannel(): ProxyChannel {
+    if (this.directory === undefined || !this.server.listening) throw new Error(this.failure ?? 'the filtering proxy is not listening');
+    this.channels += 1;
+    const socketPath = path.join(this.directory, `channel-${String(this.channels)}.sock`);
+    const open = new Set<net.Socket>();
+    const channel = net.createServer((socket) => {
+      socket.on('error', () => socket.destroy());
+      if (open.size >= MAX_CHANNEL_CONNECTIONS || this.channelConnections >= MAX_CONNECTIONS) {
+        const limit = open.size >= MAX_CHANNEL_CONNECTIONS ? `${String(MAX_CHANNEL_CONNECTIONS)} open connections of this command` : `${String(MAX_CONNECTIONS)} open connections of every command`;
+        endRaw(socket, 503, `too many connections: ${limit}; close some and retry`);
+        return;
+      }
+      open.add(socket);
+      this.channelConnections += 1;
+      socket.once('close', () => {
+        open.delete(socket);
+        this.channelConnections -= 1;
+      });
+      this.server.emit('connection', socket);
+    });
+    channel.listen(socketPath);
+    chmodSync(socketPath, 0o600);
+    channel.unref();
+    return {
+      socketPath,
+      close: () => {
+        channel.close();
+        for (const socket of open) socket.destroy();
+        rmSync(socketPath, { force: true });
+      },
+    };
+  }
+
   get socketPath(): string | undefined {
     return this.directory === undefined ? undefined : path.join(this.directory, SOCKET_NAME);
   }
@@ -143,19 +178,28 @@ export class FilteringProxy {
   private async destination(writtenHost: string, port: number): Promise<Destination> {
     const verdict = this.options.allowlist.judge(writtenHost);
     if (!verdict.allowed) return { refused: 403, reason: verdict.reason };
-    if (verdict.ipLiteral) return { addresses: [verdict.host.replace(/^\[|\]$/g, '')], port };
     let addresses: string[];
-    try {
-      addresses = await this.resolve(verdict.host);
-    } catch (error) {
-      return { refused: 502, reason: `cannot resolve ${verdict.host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    if (verdict.ipLiteral) addresses = [verdict.host.replace(/^\[|\]$/g, '')];
+    else {
+      try {
+        addresses = await this.resolve(verdict.host);
+      } catch (error) {
+        return { refused: 502, reason: `cannot resolve ${verdict.host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+      }
     }
-    const localAllowed = verdict.exact && verdict.host === 'localhost';
-    const usable = addresses.filter((address) => net.isIP(address) !== 0 && (localAllowed || !isLocalAddress(address)));
+    // Judged after resolution, on the addresses the connection then goes to (by address: no second lookup).
+    const openedLoopback = verdict.exact && (this.options.loopbackPorts ?? []).includes(port);
+    const refusals: string[] = [];
+    const usable = addresses.filter((address) => {
+      if (openedLoopback && isLoopback(address)) return true;
+      const why = whyNotPublic(address);
+      if (why !== undefined) refusals.push(`${address}: ${why}`);
+      return why === undefined;
+    });
     if (usable.length === 0) {
       return addresses.length === 0
         ? { refused: 502, reason: `${verdict.host} has no address` }
-        : { refused: 403, reason: `${verdict.host} resolves only to local addresses (${addresses.join(', ')})` };
+        : { refused: 403, reason: `${verdict.host} reaches no public address (${refusals.join('; ')})` };
     }
     return { addresses: usable, port };
   }
@@ -305,7 +349,7 @@ export class FilteringProxy {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 502: 'Bad Gateway' };
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 502: 'Bad Gateway', 503: 'Service Unavailable' };
 
 function refuse(response: http.ServerResponse, status: number, reason: string): void {
   response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', [REFUSAL_HEADER]: status === 403 ? 'refused' : 'error', connection: 'close' });

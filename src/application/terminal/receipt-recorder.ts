@@ -61,6 +61,7 @@ export class ReceiptRecorder {
       stderr: redactor.redact(command.read('stderr', 0, plan.limits.maxOutputBytes).text),
       output_truncated: outcome.truncated,
       ...(plan.confinement ? { confinement: plan.confinement } : {}),
+      ...(outcome.runOnOpenChanges ? { run_on_open_changes: outcome.runOnOpenChanges.map((change) => redactor.redact(change)) } : {}),
     });
     ledger.addReceipt(receipt);
     this.archive(receipt);

@@ -128,6 +128,14 @@ export const receiptSchema = z
     sharing_redacted: z.boolean().optional(),
     // ours: the OS confinement the command ran in (signed when present; absent on seed receipts).
     confinement: confinementSchema.optional(),
+    // ours: the run-on-open files and git directories the command changed (writable sandboxed modes; signed).
+    run_on_open_changes: z
+      .array(z.string())
+      .max(50)
+      .optional()
+      .describe(
+        'Workspace-relative paths of the files editors, agent hosts and git run on open (.git config, hooks, .vscode, .claude, .mcp.json...) that were added, removed or changed while the command ran; empty when none. Absent when the workspace was not writable or no sandbox compared them.',
+      ),
     signature: sha256Hex,
   })
   .strict();

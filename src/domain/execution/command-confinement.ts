@@ -47,6 +47,12 @@ export interface ConfinedLaunch {
    * the set-up completed (the command ran). A launcher that failed before says why on its stderr.
    */
   readonly setupCompleted?: (report: string) => boolean;
+  /**
+   * Called once, when the launcher has exited (and with it everything it confined): releases what the confinement set
+   * up for this command and returns the workspace-relative run-on-open paths (files editors, agent hosts and git run
+   * on open) that changed while it ran, sorted. Absent where the workspace was not writable or nothing is compared.
+   */
+  readonly finish?: () => readonly string[];
 }
 
 /** Whether commands can be confined here; when not, why and how to fix it. */

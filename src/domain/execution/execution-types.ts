@@ -44,6 +44,8 @@ export interface CommandOutcome {
   readonly finishedAt: string | null;
   readonly durationMs: number | null;
   readonly truncated: boolean;
+  /** Run-on-open paths the command changed (see `ConfinedLaunch.finish`); absent where none were compared. */
+  readonly runOnOpenChanges?: readonly string[];
 }
 
 /** Execution events a session publishes (the web adapter streams them as SSE). */

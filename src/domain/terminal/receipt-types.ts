@@ -47,6 +47,11 @@ export interface UnsignedReceipt {
    * payload) in receipts of servers without it, the seed's included, which therefore verify exactly as before.
    */
   readonly confinement?: ConfinementSummary;
+  /**
+   * Ours, additive: the run-on-open paths (workspace-relative) added, removed or changed while the command ran, as the
+   * sandbox compared them in a writable workspace (docs/security.md). Empty: none changed. Absent: not compared.
+   */
+  readonly run_on_open_changes?: readonly string[];
 }
 
 export interface ExecutionReceipt extends UnsignedReceipt {

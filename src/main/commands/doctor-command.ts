@@ -6,6 +6,7 @@ import type { CommandConfinement } from '../../domain/execution/command-confinem
 import { loadConfig, type Config } from '../config.js';
 import { buildContainer, shutdownTerminal } from '../container.js';
 import { loadPolicySettings } from '../policy-file.js';
+import { readStateKey, RECEIPT_KEY_FILE } from '../receipt-key.js';
 import type { CliContext } from '../cli-commands.js';
 import { TERM_MCP_VERSION } from '../server-info.js';
 import { TYPES } from '../types.js';
@@ -83,6 +84,7 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
     const result = withSetupInput(launch.setupInput, (descriptor) =>
       spawnSync(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.environment, encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe', descriptor[0] ?? 'ignore', 'pipe'] }),
     );
+    launch.finish?.();
     if (result.status !== 0) return { ok: false, detail: `the probe sandbox failed (exit ${String(result.status)}): ${result.stderr.trim()}`, required: true };
     const interfaces = probeLines(result.stdout, 'IF').map(([name]) => name);
     const capabilities = probeLines(result.stdout, 'CAP');
@@ -113,6 +115,18 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
   }
 }
 
+/** Where receipts' signing key comes from, and where the persistent one lives (read only: doctor creates nothing). */
+function receiptKeyCheck(config: Config): Check {
+  if (config.receiptKey !== undefined) return { ok: true, detail: 'configured (TERM_MCP_RECEIPT_KEY, AUTH_TOKEN or TERM_MCP_TOKEN)', required: false };
+  const file = path.join(config.stateDir, RECEIPT_KEY_FILE);
+  try {
+    const found = readStateKey(config.stateDir) !== undefined;
+    return { ok: true, detail: found ? `persistent, in ${file}` : `persistent, to be created at first start in ${file}`, required: false };
+  } catch (error) {
+    return { ok: false, detail: `${file}: ${error instanceof Error ? error.message : String(error)}`, required: false };
+  }
+}
+
 async function runChecks(context: CliContext, nodeVersion: string): Promise<Record<string, Check>> {
   const checks: Record<string, Check> = { node: nodeCheck(nodeVersion) };
   let config: Config;
@@ -126,6 +140,7 @@ async function runChecks(context: CliContext, nodeVersion: string): Promise<Reco
   }
   checks.workspace_read = accessCheck(config.workspaceRoot, constants.R_OK | constants.X_OK, 'readable', true);
   checks.workspace_write = accessCheck(config.workspaceRoot, constants.W_OK, 'writable (needed by confirm, trusted and sandboxed)', false);
+  checks.receipt_key = receiptKeyCheck(config);
   checks.token = { ok: config.token !== undefined, detail: config.token !== undefined ? 'TERM_MCP_TOKEN is set' : 'TERM_MCP_TOKEN is not set (term-mcp http then prints a one-time token)', required: false };
   checks.deepseek_key = { ok: config.deepseekApiKey !== undefined, detail: config.deepseekApiKey !== undefined ? 'DEEPSEEK_API_KEY is set' : 'DEEPSEEK_API_KEY is not set (the planning chat is off)', required: false };
   try {

@@ -4,6 +4,7 @@ import { ReceiptInspection, summarizeReceipt, type ReceiptSummary } from '../../
 import { HmacReceiptSigner } from '../../adapters/receipts/hmac-receipt-signer.js';
 import { ConfigurationError } from '../../domain/errors.js';
 import { ReceiptNotRedactable } from '../../domain/terminal/receipt-errors.js';
+import { readStateKey } from '../receipt-key.js';
 import { loadConfig } from '../config.js';
 import type { CliContext } from '../cli-commands.js';
 import { CommandUsageError, EXIT, parseBooleanFlags, type CommandIo } from './command-io.js';
@@ -180,12 +181,15 @@ async function readReceiptFile(file: string, cwd: string): Promise<string> {
   }
 }
 
-/** The server's receipt key from the same configuration the server reads; undefined when none is set. */
+/** The server's receipt key from the same configuration the server reads; undefined when none is set or kept. */
 function configuredKey(io: CommandIo): string | undefined {
   try {
-    return loadConfig(io.env, {}, io.cwd).receiptKey;
+    const config = loadConfig(io.env, {}, io.cwd);
+    // The persistent key of the server's state directory, when no key is configured (read only: never created here).
+    return config.receiptKey ?? readStateKey(config.stateDir);
   } catch (error) {
     if (error instanceof ConfigurationError) throw new InputProblem(`configuration error: ${error.message}`);
+    if (error instanceof Error && 'code' in error) throw new InputProblem(`cannot read the receipt key: ${error.message}`);
     throw error;
   }
 }

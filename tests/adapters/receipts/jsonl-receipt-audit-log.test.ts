@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JsonlReceiptAuditLog } from '../../../src/adapters/receipts/jsonl-receipt-audit-log';
 import type { ExecutionReceipt } from '../../../src/domain/terminal/receipt-types';
@@ -36,5 +36,14 @@ describe('JsonlReceiptAuditLog', () => {
     rmSync(parent);
     await log.append(receipt('y'));
     expect(readFileSync(path.join(parent, 'receipts.jsonl'), 'utf8')).toBe(`${JSON.stringify(receipt('y'))}\n`);
+  });
+
+  test('never writes through a link put in the log file\'s place (a shell rc file, say)', async () => {
+    const target = path.join(directory.root, 'bashrc');
+    writeFileSync(target, '# mine\n');
+    const file = path.join(directory.root, 'audit.jsonl');
+    symlinkSync(target, file);
+    await expect(new JsonlReceiptAuditLog(file).append(receipt('z'))).rejects.toMatchObject({ code: 'ELOOP' });
+    expect(readFileSync(target, 'utf8')).toBe('# mine\n');
   });
 });

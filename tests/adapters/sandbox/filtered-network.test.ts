@@ -32,6 +32,7 @@ function filtered(overrides: Partial<FilteredNetwork> = {}): FilteredNetwork {
     proxySocketPath: proxy.socketPath ?? '',
     allowedDomains: ['localhost'],
     proxyReadiness: () => proxy.readiness(),
+    openChannel: () => proxy.openChannel(),
     ...overrides,
   };
 }
@@ -83,7 +84,8 @@ afterAll(async () => {
 beforeEach(() => {
   hits = [];
   workspace = mkdtempSync(path.join(os.tmpdir(), 'term-mcp-net-'));
-  proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']) });
+  // The destination's loopback port opened as an operator opens a local mirror (TERM_MCP_PROXY_LOOPBACK_PORTS).
+  proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']), loopbackPorts: [port] });
   proxy.listen();
 });
 

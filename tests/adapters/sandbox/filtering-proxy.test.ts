@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { FilteringProxy, type ProxyDecision } from '../../../src/adapters/sandbox/filtering-proxy';
+import { FilteringProxy, MAX_CHANNEL_CONNECTIONS, type ProxyDecision } from '../../../src/adapters/sandbox/filtering-proxy';
 import { NetworkAllowlist } from '../../../src/domain/execution/network-allowlist';
 
 /*
@@ -74,6 +74,8 @@ beforeEach(async () => {
       throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
     },
     onDecision: (decision) => decisions.push(decision),
+    // The destination's loopback port, opened as an operator opens a local mirror (TERM_MCP_PROXY_LOOPBACK_PORTS).
+    loopbackPorts: [destination.port],
   });
   socketPath = proxy.listen();
 });
@@ -132,14 +134,57 @@ describe('FilteringProxy', () => {
     expect(resolved.filter((host) => host !== REBIND)).toEqual([]);
   });
 
+  it("refuses an allowed name that resolves to this machine's own interface addresses, deciding before any connect", async () => {
+    const own = Object.values(os.networkInterfaces())
+      .flatMap((entries) => entries ?? [])
+      .map((entry) => entry.address)
+      .filter((address) => !address.startsWith('127.') && address !== '::1');
+    const ownProxy = new FilteringProxy({
+      allowlist: new NetworkAllowlist(['own.example.com', 'localhost']),
+      // The resolver seam: the name resolves to the machine's own addresses (its IPv4, its IPv6 ULA or link-local).
+      resolve: (host) => Promise.resolve(host === 'own.example.com' ? [...own, '127.0.0.1'] : ['127.0.0.1']),
+      onDecision: (decision) => decisions.push(decision),
+    });
+    try {
+      const socket = ownProxy.listen();
+      const viaName = await exchange(socket, `CONNECT own.example.com:${destination.port} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      expect(viaName).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+      for (const address of own) expect(viaName).toContain(address);
+      // localhost is allowed by name, but its port was not opened: loopback stays closed.
+      expect(await exchange(socket, `GET http://localhost:${destination.port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 403 /);
+      expect(decisions).toEqual([
+        { host: 'own.example.com', port: destination.port, allowed: false, reason: expect.stringContaining('127.0.0.1: not a public address') },
+        { host: 'localhost', port: destination.port, allowed: false, reason: expect.stringContaining('127.0.0.1') },
+      ]);
+      expect(destination.requests).toHaveLength(0);
+    } finally {
+      await ownProxy.close();
+    }
+  });
+
+  it.each(['[::127.0.0.1]', '[64:ff9b::7f00:1]', '[::ffff:127.0.0.1]', '[64:ff9b:1::a00:1]', '[2002:7f00:1::1]', '127.0.0.1'])(
+    'refuses the allowed IP literal %s (a loopback in another spelling) before any connect',
+    async (literal) => {
+      const literalProxy = new FilteringProxy({ allowlist: new NetworkAllowlist([literal]), onDecision: (decision) => decisions.push(decision) });
+      try {
+        const answer = await exchange(literalProxy.listen(), `CONNECT ${literal}:${destination.port} HTTP/1.1\r\nHost: x\r\n\r\n`);
+        expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+        expect(decisions).toEqual([expect.objectContaining({ allowed: false })]);
+        expect(destination.requests).toHaveLength(0);
+      } finally {
+        await literalProxy.close();
+      }
+    },
+  );
+
   it('answers 502 when no address of an allowed host answers', async () => {
-    const unreachable = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']), resolve: () => Promise.resolve(['::1', '127.0.0.1']) });
     const closedPort = await new Promise<number>((resolve) => {
       const probe = net.createServer().listen(0, '127.0.0.1', () => {
         const { port } = probe.address() as net.AddressInfo;
         probe.close(() => resolve(port));
       });
     });
+    const unreachable = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']), resolve: () => Promise.resolve(['::1', '127.0.0.1']), loopbackPorts: [closedPort] });
     try {
       const socket = unreachable.listen();
       expect(await exchange(socket, `CONNECT localhost:${closedPort} HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(/^HTTP\/1\.1 502 /);
@@ -177,6 +222,33 @@ describe('FilteringProxy', () => {
     const answer = await exchange(socketPath, `GET http://localhost:${destination.port}/after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect(answer).toContain('hello from destination /after');
     expect(proxy.readiness()).toEqual({ ready: true });
+  });
+
+  it("caps one command's open connections: its next one gets 503, another command's channel is still served", async () => {
+    const greedy = proxy.openChannel();
+    const other = proxy.openChannel();
+    const idle: net.Socket[] = [];
+    try {
+      expect(statSync(greedy.socketPath).mode & 0o777).toBe(0o600);
+      // Idle connections, as a command that opens 2 000 and sends nothing; each is accepted once it answers nothing.
+      for (let index = 0; index < MAX_CHANNEL_CONNECTIONS; index += 1) {
+        idle.push(await new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(greedy.socketPath, () => resolve(socket));
+          socket.on('error', reject);
+        }));
+      }
+      const refused = await exchange(greedy.socketPath, `GET http://localhost:${destination.port}/greedy HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(refused).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(refused).toContain(`${String(MAX_CHANNEL_CONNECTIONS)} open connections of this command`);
+      const served = await exchange(other.socketPath, `GET http://localhost:${destination.port}/other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(served).toContain('hello from destination /other');
+      expect(destination.requests.map((request) => request.url)).toEqual(['/other']);
+    } finally {
+      for (const socket of idle) socket.destroy();
+      greedy.close();
+      other.close();
+    }
+    expect(existsSync(greedy.socketPath)).toBe(false);
   });
 
   it('is unavailable after close, with its directory removed', async () => {
