@@ -151,8 +151,8 @@ const SEED_SETTINGS_WITHOUT_EFFECT = Object.freeze({
   seedJwtSecret: { name: 'JWT_SECRET', reason: 'use TERM_MCP_JWT_SECRET with TERM_MCP_JWT_ISSUER and TERM_MCP_JWT_AUDIENCE' },
 } satisfies Partial<Record<keyof Settings, { name: string; reason: string }>>);
 
-/** `stateDir` is always resolved (to a default when unset). */
-export type Config = Readonly<Omit<{ [K in keyof Settings]: z.output<Settings[K]['schema']> }, 'stateDir'> & { stateDir: string }>;
+/** `stateDir` is resolved (to a default when unset); undefined when the default lies inside the workspace. */
+export type Config = Readonly<Omit<{ [K in keyof Settings]: z.output<Settings[K]['schema']> }, 'stateDir'> & { stateDir: string | undefined }>;
 export type ConfigFlags = Readonly<Record<string, string | undefined>>;
 
 /** The settings only `term-mcp http` binds with: `stdio` does not refuse to start over a bad value it never uses. */

@@ -20,8 +20,12 @@ export type ReceiptKeySource =
  * receipts verify across restarts (issue 23 item 4). When the state directory cannot hold it, a random key for this
  * process alone, and the problem is reported.
  */
-export function receiptKey(configured: string | undefined, stateDir: string): { key: string; source: ReceiptKeySource } {
+export function receiptKey(configured: string | undefined, stateDir: string | undefined): { key: string; source: ReceiptKeySource } {
   if (configured !== undefined) return { key: configured, source: { kind: 'configured' } };
+  if (stateDir === undefined) {
+    const problem = 'the default state directory is inside the workspace (a workspace of / or of the home directory)';
+    return { key: randomBytes(KEY_BYTES).toString('hex'), source: { kind: 'process', problem } };
+  }
   const file = path.join(stateDir, RECEIPT_KEY_FILE);
   try {
     const existing = readStateKey(stateDir);

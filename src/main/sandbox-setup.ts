@@ -53,7 +53,7 @@ export function hiddenPaths(config: Config): { hidden: string[]; notHidden: stri
     ...(config.policyFile === undefined ? [] : [path.resolve(config.policyFile)]),
     ...(config.auditLog === undefined ? [] : [path.resolve(config.auditLog)]),
     // The server's state: the persistent receipt key would let a command sign receipts.
-    config.stateDir,
+    ...(config.stateDir === undefined ? [] : [config.stateDir]),
     ...(installation === undefined ? [] : [installation]),
   ];
   const holdsWorkspace = (candidate: string): boolean => isAtOrBelow(candidate, config.workspaceRoot);

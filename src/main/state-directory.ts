@@ -7,9 +7,11 @@ import { isAtOrBelow } from '../domain/workspace/path-containment.js';
 /**
  * Where the server keeps its own state (the persistent receipt signing key): TERM_MCP_STATE_DIR, else
  * $XDG_STATE_HOME/term-mcp, else ~/.local/state/term-mcp of the user the server runs as (from the password database,
- * not $HOME, which a launcher may point anywhere). Never inside the workspace, where commands write (issue 26 item 3).
+ * not $HOME, which a launcher may point anywhere). Never inside the workspace, where commands write (issue 26 item 3):
+ * a configured one there stops start-up; a default one there (a workspace of `/` or of the home directory) means no
+ * state is kept (undefined: receipts are signed with a key of this process, and start-up says so).
  */
-export function resolveStateDirectory(configured: string | undefined, xdgStateHome: string | undefined, cwd: string, workspaceRoot: string): string {
+export function resolveStateDirectory(configured: string | undefined, xdgStateHome: string | undefined, cwd: string, workspaceRoot: string): string | undefined {
   const source = configured !== undefined ? 'TERM_MCP_STATE_DIR' : xdgStateHome !== undefined ? 'XDG_STATE_HOME' : 'the state directory';
   const chosen =
     configured !== undefined
@@ -17,6 +19,7 @@ export function resolveStateDirectory(configured: string | undefined, xdgStateHo
       : xdgStateHome !== undefined && path.isAbsolute(xdgStateHome)
         ? path.join(xdgStateHome, 'term-mcp')
         : path.join(realHome(), '.local', 'state', 'term-mcp');
+  if (configured === undefined && isInsideWorkspace(chosen, workspaceRoot)) return undefined;
   refuseInsideWorkspace(source, chosen, workspaceRoot);
   return chosen;
 }
@@ -26,9 +29,13 @@ export function resolveStateDirectory(configured: string | undefined, xdgStateHo
  * then writes through, or read and rewrite it. Judged on the real path of the deepest part that exists.
  */
 export function refuseInsideWorkspace(setting: string, file: string, workspaceRoot: string): void {
-  if (isAtOrBelow(workspaceRoot, realPathOfExistingPart(file))) {
+  if (isInsideWorkspace(file, workspaceRoot)) {
     throw new ConfigurationError(`${setting}: ${file} is inside the workspace (${workspaceRoot}); the server's own files must live outside it`, { setting });
   }
+}
+
+function isInsideWorkspace(file: string, workspaceRoot: string): boolean {
+  return isAtOrBelow(workspaceRoot, realPathOfExistingPart(file));
 }
 
 function realHome(): string {

@@ -49,6 +49,8 @@ describe('the built CLI at first start', () => {
     expect(result.status).toBe(0);
     const warnings = result.stderr.split('\n').filter((line) => line.includes('"level":"warn"'));
     expect(warnings.some((line) => line.includes('the workspace is the filesystem root'))).toBe(true);
+    // No server file may live in the workspace, and / holds every default place: no key is kept, and it says so.
+    expect(warnings.some((line) => line.includes('the receipt key cannot be kept') && line.includes('inside the workspace'))).toBe(true);
   });
 
   test('started from the clone, the warning about paths the sandbox cannot hide says why and what to do', () => {

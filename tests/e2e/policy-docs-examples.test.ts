@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CLI_PATH, makeTempWorkspace, REPO_ROOT } from '../support/workspace';
 
@@ -15,18 +16,26 @@ function block(lang: string, containing: string): string {
 
 describe('the examples of docs/policy.md', () => {
   let workspace: ReturnType<typeof makeTempWorkspace>;
+  let policyDir: string;
   beforeAll(() => {
+    policyDir = mkdtempSync(path.join(os.tmpdir(), 'term-mcp-policy-docs-'));
     workspace = makeTempWorkspace();
     mkdirSync(path.join(workspace.root, 'src'));
     writeFileSync(path.join(workspace.root, 'README.md'), 'hello\n');
   });
-  afterAll(() => workspace.remove());
+  afterAll(() => {
+    workspace.remove();
+    rmSync(policyDir, { recursive: true, force: true });
+  });
 
   function explain(policy: string, fileName: string, command: string): { code: number | null; verdict: string; stderr: string } {
-    const file = path.join(workspace.root, fileName);
+    // Outside the workspace: the server refuses a policy file inside it (a command could rewrite it).
+    const file = path.join(policyDir, fileName);
     writeFileSync(file, policy);
     const result = spawnSync(process.execPath, [CLI_PATH, 'explain', command, '--policy', file, '--workspace', workspace.root, '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeout: 60_000 });
-    const verdict = result.status === 0 || result.status === 1 ? String((JSON.parse(result.stdout) as { verdict?: unknown }).verdict) : '';
+    // Exit 0 allow, 3 needs approval, 4 deny: each with the JSON judgement (docs/policy.md).
+    const judged = result.status === 0 || result.status === 3 || result.status === 4;
+    const verdict = judged ? String((JSON.parse(result.stdout) as { policy?: { verdict?: unknown } }).policy?.verdict) : '';
     return { code: result.status, verdict, stderr: result.stderr };
   }
 

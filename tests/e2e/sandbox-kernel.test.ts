@@ -324,21 +324,33 @@ function onlyChild(pid: number): number {
   });
 });
 
-describe.each(users)('a link planted where the sandbox binds a protected path, server as %s', (who) => {
-  it('fails that command with sandbox_setup_failed and bwrap\'s own message; a command that only prints "bwrap:" is its own failure', async () => {
+describe.each(users)('a command whose sandbox cannot be set up, server as %s', (who) => {
+  it('fails with sandbox_setup_failed and bwrap\'s own message; a planted link does not; a command that only prints "bwrap:" is its own failure', async () => {
     const workspace = makeTempWorkspace('term-mcp-setup-');
+    // A link where the sandbox protects a path no longer breaks its set-up (the target is protected, or left alone).
     symlinkSync('/etc/hostname', path.join(workspace.root, '.mcp.json'));
+    // A working directory nobody may enter: the server (root with its capabilities, or its owner) resolves it, but
+    // bwrap's chdir inside the sandbox, with no capability left, is refused: a real set-up failure of that command.
+    const locked = path.join(workspace.root, 'locked');
+    mkdirSync(locked);
     chmodSync(workspace.root, 0o777);
     if (who === 'nobody') execFileSync('chown', ['-R', '-h', `${NOBODY}:${NOBODY}`, workspace.root]);
+    chmodSync(locked, 0o000);
     const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'sandboxed' }, ['stdio'], serverUserLauncher(who));
     try {
-      const planted = await peer.request(modern('tools/call', 'planted', { name: 'terminal_execute', arguments: { command: 'echo ran > ran.txt' } }), 30_000);
+      const linked = await peer.request(modern('tools/call', 'linked', { name: 'terminal_execute', arguments: { command: 'echo ran > linked.txt' } }), 30_000);
+      expect(linked.result).toMatchObject({ structuredContent: { status: 'succeeded', exit_code: 0 } });
+      expect(existsSync(path.join(workspace.root, 'linked.txt'))).toBe(true);
+      const planted = await peer.request(
+        modern('tools/call', 'planted', { name: 'terminal_execute', arguments: { command: 'echo ran > ../ran.txt', cwd: 'locked' } }),
+        30_000,
+      );
       expect(planted.result).toMatchObject({
         isError: true,
         structuredContent: {
           code: 'sandbox_setup_failed',
-          message: expect.stringMatching(/bwrap: .*\.mcp\.json/),
-          next_step: expect.stringContaining('ask the user to remove or replace that path'),
+          message: expect.stringMatching(/bwrap: .*locked/),
+          next_step: expect.stringContaining('terminal_retry'),
         },
       });
       expect(existsSync(path.join(workspace.root, 'ran.txt'))).toBe(false);

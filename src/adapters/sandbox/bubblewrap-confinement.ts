@@ -29,6 +29,17 @@ import { planProtection, type PlaceholderSources } from './workspace-protection.
 
 const PROBE_TIMEOUT_MS = 5000;
 
+/** Private directories removed when the process exits: one exit listener for all (an embedder may build many). */
+const removedAtExit = new Set<string>();
+function removeAtExit(dir: string): void {
+  if (removedAtExit.size === 0) {
+    process.once('exit', () => {
+      for (const each of removedAtExit) rmSync(each, { recursive: true, force: true });
+    });
+  }
+  removedAtExit.add(dir);
+}
+
 /** `finish` runs once, whoever calls it first (the command's end, a failed start). */
 function once<T>(run: () => T): () => T {
   let result: { value: T } | undefined;
@@ -114,7 +125,9 @@ export class BubblewrapConfinement implements CommandConfinement {
         ...this.bridgeArguments,
         ...commandArgv(request.launch),
       ],
-      cwd: request.cwd,
+      // bwrap enters the command's directory itself (--chdir, inside the sandbox). Spawned there, a directory the
+      // server's user cannot enter would be a spawn error ("spawn bwrap EACCES") instead of that command's set-up failure.
+      cwd: '/',
       // Only the private /tmp is writable outside the workspace.
       environment: { ...request.environment, ...this.proxyEnvironment, TMPDIR: '/tmp' },
       ...(this.profile.seccompProgram === undefined ? {} : { setupInput: this.profile.seccompProgram }),
@@ -175,7 +188,7 @@ export class BubblewrapConfinement implements CommandConfinement {
   private placeholderSources(): PlaceholderSources {
     if (this.sources) return this.sources;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'term-mcp-placeholders-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    removeAtExit(dir);
     const commondir = path.join(dir, 'commondir');
     writeFileSync(commondir, '.\n', { mode: 0o444, flag: 'wx' });
     const emptyDir = path.join(dir, 'empty');

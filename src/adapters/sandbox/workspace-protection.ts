@@ -64,7 +64,9 @@ export function planProtection(
         if (real !== undefined && isAtOrBelow(workspaceRoot, real) && real !== workspaceRoot) readOnly.add(real);
         return;
       }
-      default:
+      case 'dir':
+      case 'file':
+      case 'other':
         readOnly.add(target);
     }
   };

@@ -65,6 +65,10 @@ function planNextStep(plan: TerminalPlan, channel: ApprovalChannel, readiness: C
   const executeArguments = `{"session_id": "${plan.sessionId}", "plan_id": "${plan.id}"}`;
   switch (plan.status) {
     case 'blocked':
+      // A refused `cd` (outside the workspace, through a link, not written out): the directory is an argument.
+      if (plan.decision.matchedRule.startsWith('cd_')) {
+        return 'Drop the cd: pass the directory as the cwd argument of terminal_plan or terminal_execute (a directory inside the workspace), then plan the rest of the line again.';
+      }
       return 'This command is denied by policy; do not retry variants of it. Ask the user.';
     case 'planned':
       return plan.requiresApproval

@@ -147,9 +147,9 @@ export class SandboxSetupFailed extends DomainError {
 }
 
 const SETUP_FAILED_NEXT_STEP =
-  'The message names the path the sandbox could not mount. A link or file placed where the sandbox binds a protected ' +
-  'path (.git/config, .git/hooks, .vscode, .mcp.json...) makes this fail for every command in a writable mode, so no ' +
-  'command can repair it: ask the user to remove or replace that path in the workspace, then terminal_retry.';
+  "The message is bubblewrap's own and names the path it could not set up: most often a working directory the " +
+  'sandbox cannot enter (its permissions) or a path that changed while the sandbox was being made. Links and files in ' +
+  'the workspace do not cause this. Fix that path, or ask the user to, then terminal_retry.';
 
 /** The OS sandbox cannot start here, so no command may run (fail closed rather than run unconfined). */
 export class SandboxUnavailable extends DomainError {

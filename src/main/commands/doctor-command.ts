@@ -118,6 +118,9 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
 /** Where receipts' signing key comes from, and where the persistent one lives (read only: doctor creates nothing). */
 function receiptKeyCheck(config: Config): Check {
   if (config.receiptKey !== undefined) return { ok: true, detail: 'configured (TERM_MCP_RECEIPT_KEY, AUTH_TOKEN or TERM_MCP_TOKEN)', required: false };
+  if (config.stateDir === undefined) {
+    return { ok: true, detail: 'per process: the default state directory is inside the workspace, so no key is kept (set TERM_MCP_STATE_DIR outside it)', required: false };
+  }
   const file = path.join(config.stateDir, RECEIPT_KEY_FILE);
   try {
     const found = readStateKey(config.stateDir) !== undefined;

@@ -186,7 +186,7 @@ function configuredKey(io: CommandIo): string | undefined {
   try {
     const config = loadConfig(io.env, {}, io.cwd);
     // The persistent key of the server's state directory, when no key is configured (read only: never created here).
-    return config.receiptKey ?? readStateKey(config.stateDir);
+    return config.receiptKey ?? (config.stateDir === undefined ? undefined : readStateKey(config.stateDir));
   } catch (error) {
     if (error instanceof ConfigurationError) throw new InputProblem(`configuration error: ${error.message}`);
     if (error instanceof Error && 'code' in error) throw new InputProblem(`cannot read the receipt key: ${error.message}`);

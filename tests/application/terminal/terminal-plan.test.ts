@@ -59,6 +59,15 @@ describe('terminal_plan', () => {
     expect(fixture.registry.find(String(plan.session_id))).toBeDefined();
   });
 
+  test('plans `cd src && ls` in src, and answers a cd out of the workspace with a next step naming the cwd argument', async () => {
+    mkdirSync(path.join(fixture.root, 'src'));
+    const inside = await fixture.ok('terminal_plan', { command: 'cd src && ls' });
+    expect(inside).toMatchObject({ status: 'planned', policy: { verdict: 'allow' } });
+    const outside = await fixture.ok('terminal_plan', { command: 'cd .. && ls' });
+    expect(outside).toMatchObject({ status: 'blocked', policy: { matched_rule: 'cd_outside_workspace' } });
+    expect(outside.next_step).toContain('cwd argument');
+  });
+
   test('plans in an existing session and keeps its id', async () => {
     const first = await fixture.ok('terminal_plan', { command: 'pwd' });
     const second = await fixture.ok('terminal_plan', { command: 'ls', session_id: first.session_id });
