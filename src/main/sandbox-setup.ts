@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { PolicySettings } from '../application/policy/policy-settings.js';
 import { BubblewrapConfinement } from '../adapters/sandbox/bubblewrap-confinement.js';
-import type { BubblewrapProfile, FilteredNetwork } from '../adapters/sandbox/bubblewrap-profile.js';
+import type { BubblewrapProfile, FilteredNetwork, MaskedEntry } from '../adapters/sandbox/bubblewrap-profile.js';
 import { FilteringProxy, type ProxyDecision } from '../adapters/sandbox/filtering-proxy.js';
 import { homesToHide } from '../adapters/sandbox/host-homes.js';
 import { findRootOnlyReadable, ROOT_ONLY_SCAN_TREES } from '../adapters/sandbox/root-only-files.js';
@@ -69,7 +69,11 @@ export function hiddenHomeProfile(config: Config): Pick<BubblewrapProfile, 'hidd
   const hiddenHomes = homesToHide(config.homeDir, config.workspaceRoot);
   const homeAllowList = hiddenHomes.flatMap((home) => config.sandboxHomeAllow.map((relative) => path.join(home, relative)));
   const asRoot = process.getuid?.() === 0;
-  const rootOnlyReadable = asRoot ? findRootOnlyReadable(ROOT_ONLY_SCAN_TREES, [config.workspaceRoot, ...hiddenHomes], { uid: 0, groups: process.getgroups?.() ?? [0] }).entries : [];
+  // The walk of the system trees (~70-120 ms) runs when the first command is confined, not at start-up: a client's
+  // first tools/list does not wait for it (issue 22, cold start), and no command runs without the masks.
+  let found: readonly MaskedEntry[] | undefined;
+  const rootOnlyReadable = (): readonly MaskedEntry[] =>
+    (found ??= asRoot ? findRootOnlyReadable(ROOT_ONLY_SCAN_TREES, [config.workspaceRoot, ...hiddenHomes], { uid: 0, groups: process.getgroups?.() ?? [0] }).entries : []);
   return { hiddenHomes, homeAllowList, rootOnlyReadable };
 }
 

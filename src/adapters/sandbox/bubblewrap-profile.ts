@@ -62,8 +62,11 @@ export interface BubblewrapProfile {
   readonly hiddenHomes: readonly string[];
   /** Toolchain directories inside hidden homes that stay readable (read-only). */
   readonly homeAllowList: readonly string[];
-  /** Files and directories that only root (or a group of root's) may read, masked when the server runs as root. */
-  readonly rootOnlyReadable: readonly MaskedEntry[];
+  /**
+   * Files and directories that only root (or a group of root's) may read, masked when the server runs as root; or how
+   * to find them (asked at every command, so a walk is best memoized and made on first use).
+   */
+  readonly rootOnlyReadable: readonly MaskedEntry[] | (() => readonly MaskedEntry[]);
   /** The seccomp program bwrap loads for the command (refuses the kernel keyring calls); undefined: none for this CPU. */
   readonly seccompProgram: Uint8Array | undefined;
   readonly limits: SandboxLimits;
@@ -203,7 +206,8 @@ function insideHiddenHome(profile: BubblewrapProfile, target: string): boolean {
 export function currentArguments(profile: BubblewrapProfile): string[] {
   const args: string[] = [];
   // Found at start-up; one removed since (a directory of /var/tmp, say) must not break every later command's set-up.
-  for (const entry of profile.rootOnlyReadable) {
+  const rootOnly = typeof profile.rootOnlyReadable === 'function' ? profile.rootOnlyReadable() : profile.rootOnlyReadable;
+  for (const entry of rootOnly) {
     if (stillThere(entry)) args.push(...maskArguments(entry.path, entry.directory));
   }
   for (const hidden of profile.hiddenPaths) {
