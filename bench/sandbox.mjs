@@ -53,10 +53,19 @@ function cpuMsOf(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
-function launchMs(file, args, options) {
+/**
+ * One launch to its end. `setupInput` (the seccomp program) is fed on descriptor 3 and bwrap's set-up report read off
+ * descriptor 4, as the server's process adapter does, so the bare launch is the same argv with the same descriptors.
+ */
+function launchMs(file, args, options, setupInput) {
   const start = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdio = setupInput === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'];
+    const child = spawn(file, args, { ...options, stdio });
+    if (setupInput !== undefined) {
+      child.stdio[3].end(setupInput);
+      child.stdio[4].resume();
+    }
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
@@ -81,7 +90,12 @@ async function captureBubblewrapLaunch(workspace) {
     };
     toolResult(await server.callTool('terminal_execute', { command: 'echo hi' }), 'terminal_execute');
     if (!captured) throw new Error('no bubblewrap launch was captured');
-    return { file: captured.file, args: [...captured.args], options: { cwd: captured.cwd, env: { ...captured.environment }, detached: true } };
+    return {
+      file: captured.file,
+      args: [...captured.args],
+      options: { cwd: captured.cwd, env: { ...captured.environment }, detached: true },
+      setupInput: captured.setupInput,
+    };
   } finally {
     await server.close();
   }
@@ -137,7 +151,7 @@ async function latencyAndCpu({ runs, warmupRuns }, workspace, bubblewrap, server
   let cpu = { sandboxed: 0, unsandboxed: 0 };
   for (let run = 0; run < warmupRuns + runs; run += 1) {
     if (run === warmupRuns) cpu = { sandboxed: cpuMsOf(servers.sandboxed.child.pid), unsandboxed: cpuMsOf(servers.unsandboxed.child.pid) };
-    const bwrapMs = await launchMs(bubblewrap.file, bubblewrap.args, bubblewrap.options);
+    const bwrapMs = await launchMs(bubblewrap.file, bubblewrap.args, bubblewrap.options, bubblewrap.setupInput);
     const echoMs = await launchMs('echo', ['hi'], {});
     const sandboxedMs = await echoCall(servers.sandboxed.rpc, 'bubblewrap');
     const unsandboxedMs = await echoCall(servers.unsandboxed.rpc, 'off');
@@ -173,7 +187,7 @@ async function concurrency({ clients, callsPerClient }, workspace, bubblewrap) {
       const start = process.hrtime.bigint();
       await Promise.all(
         Array.from({ length: clients }, async () => {
-          for (let call = 0; call < callsPerClient; call += 1) await launchMs(bubblewrap.file, bubblewrap.args, bubblewrap.options);
+          for (let call = 0; call < callsPerClient; call += 1) await launchMs(bubblewrap.file, bubblewrap.args, bubblewrap.options, bubblewrap.setupInput);
         }),
       );
       return (clients * callsPerClient) / (hrtimeMs(start) / 1000);
@@ -284,9 +298,12 @@ async function eventLoopWhileJudging() {
 
 async function measure(settings) {
   const workspace = makeTempDir('term-mcp-bench-sandbox-');
+  // The bare launches replay a server's argv in a workspace of their own: its protections of absent paths (mount
+  // points bwrap creates) must not appear in, or vanish from, the workspace the measured servers protect.
+  const bareWorkspace = makeTempDir('term-mcp-bench-sandbox-bare-');
   let idle;
   try {
-    const bubblewrap = await captureBubblewrapLaunch(workspace);
+    const bubblewrap = await captureBubblewrapLaunch(bareWorkspace);
     const servers = { sandboxed: startServer(workspace), unsandboxed: startServer(workspace, { TERM_MCP_SANDBOX: 'off' }) };
     const latency = { quiet: [], crowded: [] };
     try {
@@ -311,6 +328,7 @@ async function measure(settings) {
   } finally {
     await idle?.stop();
     removeDir(workspace);
+    removeDir(bareWorkspace);
   }
 }
 
