@@ -6,7 +6,7 @@
 // copies of our dependencies. dist/cli-bundle-meta.json maps each chunk to its sources (the lazy-loading test reads
 // it; it is not shipped).
 import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,3 +64,5 @@ const result = await build({
 });
 
 writeFileSync(path.join(dist, 'cli-bundle-meta.json'), JSON.stringify(result.metafile));
+// The bin must be executable on disk too (`npx term-mcp` in the clone runs it directly; tsc and esbuild write 0644).
+chmodSync(path.join(dist, 'main', 'cli.js'), 0o755);
