@@ -124,26 +124,38 @@ function attacks(scene: Scene): Array<{ name: string; script: string; repositori
   ];
 }
 
+/**
+ * A scene and a server over it for one describe block, as root or as uid 65534: `prepare` changes the scene before the
+ * server starts; both are gone after the block. The returned getter is read inside the tests.
+ */
+function useScenePeer(asNobody: boolean, prepare: (scene: Scene) => void = () => undefined): () => { scene: Scene; peer: StdioPeer } {
+  let current: { scene: Scene; peer: StdioPeer } | undefined;
+  beforeAll(() => {
+    const scene = setUp();
+    prepare(scene);
+    current = { scene, peer: startServer(scene, asNobody) };
+  });
+  afterAll(async () => {
+    if (current === undefined) return;
+    await current.peer.end();
+    current.scene.workspace.remove();
+    current.scene.outside.remove();
+  });
+  return () => {
+    if (current === undefined) throw new Error('the scene is made in beforeAll');
+    return current;
+  };
+}
+
 describe.each([
   ['root', false],
   ['uid 65534', true],
 ] as const)('the server as %s, sandboxed mode', (_user, asNobody) => {
   describe.each([0, 1, 2, 3, 4])('attack %i on the git directory', (index) => {
-    let scene: Scene;
-    let peer: StdioPeer;
-
-    beforeAll(() => {
-      scene = setUp();
-      peer = startServer(scene, asNobody);
-    });
-
-    afterAll(async () => {
-      await peer.end();
-      scene.workspace.remove();
-      scene.outside.remove();
-    });
+    const current = useScenePeer(asNobody);
 
     it('plants nothing that the user’s git status or checkout runs', async () => {
+      const { scene, peer } = current();
       const attack = attacks(scene)[index];
       if (!attack) throw new Error(`no attack ${String(index)}`);
       const receipt = await runScript(peer, scene, attack.script);
@@ -157,21 +169,10 @@ describe.each([
   });
 
   describe('a nested repository and the files editors and agent hosts run on open', () => {
-    let scene: Scene;
-    let peer: StdioPeer;
-
-    beforeAll(() => {
-      scene = setUp();
-      peer = startServer(scene, asNobody);
-    });
-
-    afterAll(async () => {
-      await peer.end();
-      scene.workspace.remove();
-      scene.outside.remove();
-    });
+    const current = useScenePeer(asNobody);
 
     it('cannot create run-on-open files that did not exist; the placeholders go after the command', async () => {
+      const { scene, peer } = current();
       const receipt = await runScript(
         peer,
         scene,
@@ -197,6 +198,7 @@ describe.each([
     });
 
     it('names a nested repository with its own config in the receipt, and the user’s git status at the root does not run it', async () => {
+      const { scene, peer } = current();
       const receipt = await runScript(peer, scene, `mkdir sub && cd sub && git init -q . && ${fsmonitor(scene.payload)} >> .git/config && echo NESTED-MADE`);
       expect(receipt.stdout).toBe('NESTED-MADE\n');
       expect(receipt.run_on_open_changes).toEqual(expect.arrayContaining(['sub/.git', 'sub/.git/config']));
@@ -205,6 +207,7 @@ describe.each([
     });
 
     it('protects a nested repository that existed before the command, like the root one', async () => {
+      const { scene, peer } = current();
       const nested = path.join(scene.workspace.root, 'lib', 'vendor');
       mkdirSync(nested, { recursive: true });
       hostGit(nested, 'init', '-q', '.');
@@ -218,26 +221,16 @@ describe.each([
   });
 
   describe('links at protected paths (made by the user on the host)', () => {
-    let scene: Scene;
-    let peer: StdioPeer;
-
-    beforeAll(() => {
-      scene = setUp();
+    const current = useScenePeer(asNobody, (scene) => {
       symlinkSync('/etc', path.join(scene.workspace.root, '.vscode'));
       symlinkSync('/etc/hostname', path.join(scene.workspace.root, '.mcp.json'));
       mkdirSync(path.join(scene.workspace.root, 'shared-claude'));
       symlinkSync('shared-claude', path.join(scene.workspace.root, '.claude'));
       execFileSync('chmod', ['-R', 'a+rwX', scene.workspace.root]);
-      peer = startServer(scene, asNobody);
-    });
-
-    afterAll(async () => {
-      await peer.end();
-      scene.workspace.remove();
-      scene.outside.remove();
     });
 
     it('do not stop commands from running, and a link into the workspace protects its target', async () => {
+      const { scene, peer } = current();
       for (let round = 0; round < 2; round += 1) {
         const receipt = await runScript(peer, scene, 'echo x > shared-claude/settings.json 2>/dev/null && echo TARGET-WRITTEN; echo still-runs');
         expect(receipt).toMatchObject({ status: 'succeeded', stdout: 'still-runs\n' });
@@ -246,6 +239,7 @@ describe.each([
     });
 
     it('a link the user made that a command replaces is named in the receipt', async () => {
+      const { scene, peer } = current();
       const receipt = await runScript(peer, scene, 'rm .mcp.json && echo "{}" > .mcp.json && echo REPLACED');
       expect(receipt.stdout).toBe('REPLACED\n');
       expect(receipt.run_on_open_changes).toEqual(['.mcp.json']);
