@@ -1,5 +1,5 @@
 import { FakeDeepSeekServer } from '../adapters/deepseek/fake-deepseek-server';
-import { UiPage, useChromium, describeInBrowser, startTestServer, type TestServer } from './ui-harness';
+import { UiPage, useChromium, describeInBrowser, overlap, startTestServer, type TestServer } from './ui-harness';
 
 // Issue 23 item 8: the planning advisor with a model (the local fake DeepSeek server) and without one.
 jest.setTimeout(90_000);
@@ -22,17 +22,6 @@ const MARKDOWN_REPLY = [
   'touch model-created.txt',
   '```',
 ].join('\n');
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-function overlap(a: Box, b: Box): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
 
 describeInBrowser('the planning advisor in real Chromium', () => {
   const chromium = useChromium();

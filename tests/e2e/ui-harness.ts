@@ -197,3 +197,16 @@ export class UiPage {
 }
 
 export { TOKEN, startTestServer, type TestServer };
+
+/** A box on the page (playwright's `boundingBox()`). */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Whether two boxes on the page cover any common area (touching edges do not count). */
+export function overlap(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}

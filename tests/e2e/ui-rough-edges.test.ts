@@ -1,18 +1,7 @@
-import { UiPage, useChromium, describeInBrowser, startTestServer, type TestServer } from './ui-harness';
+import { UiPage, useChromium, describeInBrowser, overlap, startTestServer, type Box, type TestServer } from './ui-harness';
 
 // Issue 23 item 11: the UI's rough edges, each checked in real Chromium at the widths where it showed.
 jest.setTimeout(90_000);
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-function overlap(a: Box, b: Box): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
 
 /** Red "red", an OSC window title, a bold green "ok", a cursor move: only the words may reach the page. */
 const ESCAPED = "printf '\\033[31mred\\033[0m \\033]0;title\\007plain \\033[1;32mok\\033[0m\\033[2K\\n'";

@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isAtOrBelow } from '../../domain/workspace/path-containment.js';
+import { walkBreadthFirst, type WalkedEntry } from './bounded-walk.js';
 
 /** What a protected path is when it is not there yet, so that a placeholder of the right kind can hold its place. */
 export type PathKind = 'file' | 'dir';
@@ -91,27 +92,12 @@ export function findRepositories(workspaceRoot: string): RepositoryLayout {
   const gitDirs: string[] = [];
   const gitFiles: string[] = [];
   const gitLinks: string[] = [];
-  const queue: Array<{ dir: string; depth: number }> = [{ dir: workspaceRoot, depth: 0 }];
-  let read = 0;
-  while (queue.length > 0 && read < MAX_DIRECTORIES) {
-    const { dir, depth } = queue.shift() as { dir: string; depth: number };
-    read += 1;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.name === '.git') {
-        if (entry.isDirectory()) gitDirs.push(full);
-        else if (entry.isFile()) gitFiles.push(full);
-        else if (entry.isSymbolicLink()) gitLinks.push(full);
-        continue;
-      }
-      if (entry.isDirectory() && !NOT_ENTERED.has(entry.name) && depth < MAX_DEPTH) queue.push({ dir: full, depth: depth + 1 });
-    }
+  const enter = ({ entry, depth }: WalkedEntry): boolean => !NOT_ENTERED.has(entry.name) && depth < MAX_DEPTH;
+  for (const { full, entry } of walkBreadthFirst(workspaceRoot, enter, MAX_DIRECTORIES)) {
+    if (entry.name !== '.git') continue;
+    if (entry.isDirectory()) gitDirs.push(full);
+    else if (entry.isFile()) gitFiles.push(full);
+    else if (entry.isSymbolicLink()) gitLinks.push(full);
   }
   const moduleDirs = gitDirs.flatMap((gitDir) => submoduleGitDirs(gitDir, 0));
   const pointed = [...gitFiles, ...gitDirs].flatMap((entry) => pointedGitDirs(entry, workspaceRoot));

@@ -1,5 +1,6 @@
-import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { walkBreadthFirst } from './bounded-walk.js';
 import { findRepositories, GIT_DIR_PROTECTED, RUN_ON_OPEN_AT_ROOT, type RepositoryLayout } from './run-on-open-paths.js';
 
 /** Workspace-relative path -> what lstat says about it (kind, mode, size, mtime in ns, inode; a link's target). */
@@ -57,24 +58,11 @@ function fingerprint(target: string, identityOnly = false): string | undefined {
 }
 
 function recordTree(root: string, workspaceRoot: string, snapshot: Map<string, string>): void {
-  const queue = [root];
   let seen = 0;
-  while (queue.length > 0 && seen < MAX_ENTRIES_PER_TREE) {
-    const dir = queue.shift() as string;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (seen >= MAX_ENTRIES_PER_TREE) break;
-      seen += 1;
-      const full = path.join(dir, entry.name);
-      const print = fingerprint(full);
-      if (print === undefined) continue;
-      snapshot.set(path.relative(workspaceRoot, full), print);
-      if (entry.isDirectory()) queue.push(full);
-    }
+  for (const { full } of walkBreadthFirst(root, () => true, MAX_ENTRIES_PER_TREE)) {
+    if (seen >= MAX_ENTRIES_PER_TREE) break;
+    seen += 1;
+    const print = fingerprint(full);
+    if (print !== undefined) snapshot.set(path.relative(workspaceRoot, full), print);
   }
 }
