@@ -5,11 +5,15 @@ import {
   SessionNotFound,
   type SessionEndReason,
 } from '../../domain/execution/execution-errors.js';
-import type { ExecutionSession, ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
-import { principalShare } from './principal-share.js';
-import { isLiveStatus } from '../../domain/execution/execution-types.js';
+import type { ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
+import type { ExecutionEvent } from '../../domain/execution/execution-types.js';
+import type { TerminalEvents } from '../../domain/terminal/terminal-events.js';
+import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
+import { TerminalSession } from '../../domain/terminal/terminal-session.js';
+import { principalShare } from '../sessions/principal-share.js';
+import { TerminalEventHub } from './terminal-event-hub.js';
 
-export interface SessionRegistryOptions {
+export interface TerminalSessionStoreOptions {
   readonly factory: ExecutionSessionFactory;
   /** MAX_CONCURRENT_SESSIONS: live sessions of the whole server. */
   readonly maxSessions: number;
@@ -28,27 +32,34 @@ export interface SessionRegistryOptions {
    * Default: `WAITING_PER_SESSION` per session of `maxSessions`.
    */
   readonly maxWaiting?: number;
+  /** How many ended one-shot sessions stay readable (receipts, command output). */
+  readonly maxRetained?: number;
+  /** How long they stay readable. */
+  readonly retentionMs?: number;
 }
 
-/** A live session as listed: who owns it, and its creation rank (stable order for paging). */
-export interface RegisteredSession {
-  readonly session: ExecutionSession;
+/** A live terminal session as listed: who owns it, and its creation rank (stable order for paging). */
+export interface StoredSession {
+  readonly terminal: TerminalSession;
   /** The principal that created it; undefined when there is none (STDIO). */
   readonly owner: string | undefined;
   readonly ordinal: number;
 }
 
-interface Entry extends RegisteredSession {
+interface Entry extends StoredSession {
   /** Held by a call that has created it and not yet started its command: not idle, whatever it runs. */
   pinned: boolean;
 }
 
 const DEFAULT_MAX_REMEMBERED = 1000;
+/** Small on purpose: each retained session holds its command's output (up to MAX_OUTPUT_BYTES per stream). */
+const DEFAULT_MAX_RETAINED = 32;
+const DEFAULT_RETENTION_MS = 3_600_000;
 /** Default bound of the waiting calls: 32 per session of the cap (320 for the default cap of 10). */
 export const WAITING_PER_SESSION = 32;
 /**
  * While calls wait, room is looked for again this often, besides at once whenever a session is removed or unpinned:
- * a command that finishes in a kept session makes that session evictable without telling the registry.
+ * a command that finishes in a kept session makes that session evictable without telling the store.
  */
 const WAITING_RETRY_MS = 50;
 
@@ -57,25 +68,31 @@ interface Waiter {
   readonly cwd: string;
   readonly owner: string | undefined;
   readonly pinned: boolean;
-  readonly resolve: (session: ExecutionSession) => void;
+  readonly resolve: (terminal: TerminalSession) => void;
   readonly reject: (error: unknown) => void;
 }
 
 /**
- * The live execution sessions. A session that runs nothing is idle; an idle one expires after `idleTimeoutMs`, and
- * when a new session would pass a cap the least recently used idle one makes room (evicted), so a client that never
- * closes its sessions never meets the cap. A session with a running or paused command is never expired or evicted.
- * Caps are per owner (principal) and per server, and at the server cap the owner holding the most sessions gives one
- * up first, so one principal cannot lock the others out. Expiry is lazy (every create and lookup sweeps first) and
- * may also run on a timer (`startSweeper`). A removed session is closed, which kills its processes; `closeAll` also
- * waits for closes started earlier, so nothing survives a shutdown.
+ * The one store of terminal sessions (the `TerminalSession` aggregates) and the only map of them: every reader goes
+ * through it. A session that runs nothing is idle; an idle one expires after `idleTimeoutMs`, and when a new session
+ * would pass a cap the least recently used idle one makes room (evicted), so a client that never closes its sessions
+ * never meets the cap. A session with a running or paused command is never expired or evicted. Caps are per owner
+ * (principal) and per server, and at the server cap the owner holding the most sessions gives one up first, so one
+ * principal cannot lock the others out. One sweeper (`startSweeper`, and `create`, which needs the room) ends idle
+ * sessions; lookups do not sweep, but a session past its idle deadline is never handed out (the lookup that meets it
+ * ends it). An ended one-shot session stays readable for a while (`readable`). A removed session is closed, which
+ * kills its processes; `closeAll` also waits for closes started earlier, so nothing survives a shutdown. Its
+ * `events` (the `TerminalEvents` port) carry each session's plan and command events to subscribers.
  */
-export class SessionRegistry {
+export class TerminalSessionStore {
   private readonly sessions = new Map<string, Entry>();
   /** Ended sessions' ids and why they ended, oldest first (bounded). */
   private readonly ended = new Map<string, SessionEndReason>();
+  /** Ended one-shot sessions that stay readable, oldest first; their retention clock is their `endedAtMs`. */
+  private readonly retained = new Map<string, TerminalSession>();
   /** Closes under way, with their sessions (a shutdown hurries them). */
-  private readonly closing = new Map<Promise<void>, ExecutionSession>();
+  private readonly closing = new Map<Promise<void>, TerminalSession>();
+  private readonly hub: TerminalEventHub;
   private readonly now: () => number;
   private readonly maxPerOwner: number;
   private readonly maxWaiting: number;
@@ -84,18 +101,24 @@ export class SessionRegistry {
   private waitingRetry: NodeJS.Timeout | undefined;
   private nextOrdinal = 1;
 
-  constructor(private readonly options: SessionRegistryOptions) {
+  constructor(private readonly options: TerminalSessionStoreOptions) {
     this.now = options.now ?? Date.now;
     this.maxPerOwner = principalShare(options.maxSessions, options.maxSessionsPerOwner);
     this.maxWaiting = options.maxWaiting ?? options.maxSessions * WAITING_PER_SESSION;
     this.maxWaitingPerOwner = principalShare(this.maxWaiting, undefined);
+    this.hub = new TerminalEventHub((sessionId) => this.find(sessionId)?.execution);
+  }
+
+  /** The plan and command events of the live sessions (the UI's event stream subscribes here). */
+  get events(): TerminalEvents {
+    return this.hub;
   }
 
   /**
    * A new session for `owner`, after making room by evicting an idle session when a cap is reached. A `pinned`
    * session is never evicted until `unpin`: the caller is about to start a command in it.
    */
-  create(cwd: string, owner?: string, options: { pinned?: boolean } = {}): ExecutionSession {
+  create(cwd: string, owner?: string, options: { pinned?: boolean } = {}): TerminalSession {
     this.removeIdle();
     const full = this.makeRoomFor(owner);
     if (full === 'principal') throw new SessionLimitReached(this.maxPerOwner, 'principal');
@@ -114,19 +137,19 @@ export class SessionRegistry {
     cwd: string,
     owner: string | undefined,
     options: { pinned?: boolean; signal?: AbortSignal } = {},
-  ): Promise<{ session: ExecutionSession; waited: boolean }> {
+  ): Promise<{ terminal: TerminalSession; waited: boolean }> {
     const pinned = options.pinned ?? false;
     this.removeIdle();
     // Calls already waiting go first: a newcomer takes room at once only when nobody of its owner waits for it.
     if (!this.waiters.some((waiter) => waiter.owner === owner) && this.makeRoomFor(owner) === undefined) {
-      return { session: this.add(cwd, owner, pinned), waited: false };
+      return { terminal: this.add(cwd, owner, pinned), waited: false };
     }
     options.signal?.throwIfAborted();
     const waitingOfOwner = this.waiters.filter((waiter) => waiter.owner === owner).length;
     if (this.waiters.length >= this.maxWaiting || waitingOfOwner >= this.maxWaitingPerOwner) {
       throw new SessionLimitReached(this.maxPerOwner, 'queue', Math.min(this.maxWaiting, this.maxWaitingPerOwner));
     }
-    const session = await new Promise<ExecutionSession>((resolve, reject) => {
+    const terminal = await new Promise<TerminalSession>((resolve, reject) => {
       const leave = (): void => {
         const index = this.waiters.indexOf(waiter);
         if (index >= 0) this.waiters.splice(index, 1);
@@ -149,7 +172,7 @@ export class SessionRegistry {
       this.waiters.push(waiter);
       this.armWaitingRetry();
     });
-    return { session, waited: true };
+    return { terminal, waited: true };
   }
 
   /** Lets a pinned session be idle again (its command started, or the call that pinned it failed). */
@@ -166,68 +189,115 @@ export class SessionRegistry {
   }
 
   /** The live session with this id, marked as used now; an ended one says why it ended. */
-  get(id: string): ExecutionSession {
-    const session = this.find(id);
-    if (!session) throw this.missing(id);
-    session.touch();
-    return session;
+  get(id: string): TerminalSession {
+    const terminal = this.find(id);
+    if (!terminal) throw this.missing(id);
+    terminal.execution.touch();
+    return terminal;
   }
 
   /** The live session with this id, if any, without marking it as used. */
-  find(id: string): ExecutionSession | undefined {
-    this.removeIdle();
-    return this.sessions.get(id)?.session;
+  find(id: string): TerminalSession | undefined {
+    const entry = this.sessions.get(id);
+    if (!entry) return undefined;
+    if (this.isExpired(entry, this.idleCutoff())) {
+      this.expire(entry.terminal);
+      return undefined;
+    }
+    return entry.terminal;
   }
 
-  /** Why the session with this id ended, when the registry still remembers it. */
+  /**
+   * For reads (terminal_read, terminal_receipt): the live session, or a one-shot session that ended when its command
+   * finished, while it is retained.
+   */
+  readable(id: string): TerminalSession {
+    this.dropStaleRetained();
+    return this.retained.get(id) ?? this.get(id);
+  }
+
+  /** A plan of a live session (`plan_not_found` when the session has no such plan). */
+  plan(sessionId: string, planId: string): { readonly terminal: TerminalSession; readonly plan: TerminalPlan } {
+    const terminal = this.get(sessionId);
+    return { terminal, plan: terminal.planById(planId) };
+  }
+
+  /** The live session holding the plan that was issued this approval id. */
+  withApproval(approvalId: string): { readonly terminal: TerminalSession; readonly plan: TerminalPlan } | undefined {
+    for (const { terminal } of this.entries()) {
+      const plan = terminal.planWithApproval(approvalId);
+      if (plan) return { terminal, plan };
+    }
+    return undefined;
+  }
+
+  /** Plans of live sessions, session by session in the order they were opened. */
+  *plans(): Iterable<TerminalPlan> {
+    for (const { terminal } of this.entries()) yield* terminal.plans();
+  }
+
+  /** Why the session with this id ended, when the store still remembers it. */
   endReason(id: string): SessionEndReason | undefined {
-    this.removeIdle();
+    this.find(id);
     return this.ended.get(id);
   }
 
-  list(): readonly ExecutionSession[] {
-    return this.entries().map((entry) => entry.session);
+  list(): readonly TerminalSession[] {
+    return this.entries().map((entry) => entry.terminal);
   }
 
-  /** Live sessions with their owner, in creation order. */
-  entries(): readonly RegisteredSession[] {
-    this.removeIdle();
-    return [...this.sessions.values()].map(({ session, owner, ordinal }) => ({ session, owner, ordinal }));
+  /** Live sessions with their owner, in creation order (those past their idle deadline are left out). */
+  entries(): readonly StoredSession[] {
+    const cutoff = this.idleCutoff();
+    return [...this.sessions.values()]
+      .filter((entry) => !this.isExpired(entry, cutoff))
+      .map(({ terminal, owner, ordinal }) => ({ terminal, owner, ordinal }));
   }
 
   /** Closes a session on request; its id is unknown from then on. */
   async close(id: string): Promise<void> {
     const entry = this.sessions.get(id);
     if (!entry) throw this.missing(id);
-    await this.remove(entry.session);
+    await this.remove(entry.terminal);
   }
 
   /** Ends a session that finished its job (a one-shot session); its id then answers `session_expired`. */
   async end(id: string, reason: Exclude<SessionEndReason, 'evicted'>): Promise<void> {
     const entry = this.sessions.get(id);
     if (!entry) return;
-    await this.remove(entry.session, reason);
+    await this.remove(entry.terminal, reason);
+  }
+
+  /** Ends a one-shot session whose command finished; it stays readable for a while (`readable`). */
+  endOneShot(terminal: TerminalSession): void {
+    void this.end(terminal.id, 'one_shot_finished').catch(() => undefined);
+    this.retained.delete(terminal.id);
+    this.retained.set(terminal.id, terminal);
+    this.dropStaleRetained();
   }
 
   async closeAll(): Promise<void> {
     // Nothing is created for a call still waiting: the server is closing.
     for (const waiter of this.waiters.splice(0)) waiter.reject(new SessionLimitReached(this.options.maxSessions, 'server'));
     // The server is going: closes look their process groups up at once instead of waiting for them to empty.
-    for (const session of this.closing.values()) void session.close({ promptly: true });
-    await Promise.all([...this.sessions.values()].map((entry) => this.remove(entry.session, undefined, { promptly: true })));
+    for (const terminal of this.closing.values()) void terminal.close(this.now(), 'closed', { promptly: true });
+    await Promise.all([...this.sessions.values()].map((entry) => this.remove(entry.terminal, undefined, { promptly: true })));
     await Promise.all(this.closing.keys());
   }
 
   /** Closes every idle session; resolves with how many were closed once their processes are gone. */
   async sweepIdle(): Promise<number> {
     const idle = this.expiredSessions();
-    await Promise.all(idle.map((session) => this.remove(session, 'idle_timeout')));
+    await Promise.all(idle.map((terminal) => this.remove(terminal, 'idle_timeout')));
     return idle.length;
   }
 
-  /** Sweeps every `intervalMs` without keeping the process alive; returns the function that stops it. */
+  /** The one sweeper: every `intervalMs`, without keeping the process alive; returns the function that stops it. */
   startSweeper(intervalMs: number): () => void {
-    const timer = setInterval(() => this.removeIdle(), intervalMs);
+    const timer = setInterval(() => {
+      this.removeIdle();
+      this.dropStaleRetained();
+    }, intervalMs);
     timer.unref();
     return () => clearInterval(timer);
   }
@@ -251,10 +321,11 @@ export class SessionRegistry {
     return undefined;
   }
 
-  private add(cwd: string, owner: string | undefined, pinned: boolean): ExecutionSession {
-    const session = this.options.factory.create({ id: this.options.newId(), cwd });
-    this.sessions.set(session.id, { session, owner, ordinal: this.nextOrdinal++, pinned });
-    return session;
+  private add(cwd: string, owner: string | undefined, pinned: boolean): TerminalSession {
+    const execution = this.options.factory.create({ id: this.options.newId(), cwd });
+    const terminal = new TerminalSession(execution, (event: ExecutionEvent) => this.hub.publish(event));
+    this.sessions.set(terminal.id, { terminal, owner, ordinal: this.nextOrdinal++, pinned });
+    return terminal;
   }
 
   /** After the current turn (a removal may be part of a larger change), gives room to waiting calls. */
@@ -290,7 +361,7 @@ export class SessionRegistry {
   }
 
   /** The least recently used idle session among the owners holding the most sessions that have an idle one. */
-  private fairVictim(): ExecutionSession | undefined {
+  private fairVictim(): TerminalSession | undefined {
     const byOwner = new Map<string | undefined, Entry[]>();
     for (const entry of this.sessions.values()) byOwner.set(entry.owner, [...(byOwner.get(entry.owner) ?? []), entry]);
     const owners = [...byOwner.values()].sort((a, b) => b.length - a.length);
@@ -301,23 +372,39 @@ export class SessionRegistry {
     return undefined;
   }
 
-  private evict(session: ExecutionSession): void {
+  private evict(terminal: TerminalSession): void {
     // Nobody awaits an eviction; a failed close still surfaces in `closeAll`.
-    this.remove(session, 'evicted').catch(() => undefined);
+    this.remove(terminal, 'evicted').catch(() => undefined);
   }
 
   private removeIdle(): void {
-    for (const session of this.expiredSessions()) {
-      // Nobody awaits a background expiry; a failed close still surfaces in `closeAll`.
-      this.remove(session, 'idle_timeout').catch(() => undefined);
-    }
+    for (const terminal of this.expiredSessions()) this.expire(terminal);
   }
 
-  private expiredSessions(): ExecutionSession[] {
-    const cutoff = this.now() - this.options.idleTimeoutMs;
-    return [...this.sessions.values()]
-      .filter((entry) => !entry.pinned && entry.session.lastActivityMs() < cutoff && !hasLiveCommand(entry.session))
-      .map((entry) => entry.session);
+  private expire(terminal: TerminalSession): void {
+    // Nobody awaits a background expiry; a failed close still surfaces in `closeAll`.
+    this.remove(terminal, 'idle_timeout').catch(() => undefined);
+  }
+
+  private idleCutoff(): number {
+    return this.now() - this.options.idleTimeoutMs;
+  }
+
+  private isExpired(entry: Entry, cutoff: number): boolean {
+    return !entry.pinned && entry.terminal.execution.lastActivityMs() < cutoff && !entry.terminal.hasLiveCommand();
+  }
+
+  private expiredSessions(): TerminalSession[] {
+    const cutoff = this.idleCutoff();
+    return [...this.sessions.values()].filter((entry) => this.isExpired(entry, cutoff)).map((entry) => entry.terminal);
+  }
+
+  private dropStaleRetained(): void {
+    const max = this.options.maxRetained ?? DEFAULT_MAX_RETAINED;
+    const cutoff = this.now() - (this.options.retentionMs ?? DEFAULT_RETENTION_MS);
+    for (const [id, terminal] of this.retained) {
+      if (this.retained.size > max || (terminal.endedAtMs ?? 0) < cutoff) this.retained.delete(id);
+    }
   }
 
   private missing(id: string): Error {
@@ -331,12 +418,12 @@ export class SessionRegistry {
    * Forgets the session at once (so it can no longer be found), remembers why it ended when it ended on its own,
    * and closes it, tracking the close for `closeAll`.
    */
-  private remove(session: ExecutionSession, reason?: SessionEndReason, options: { promptly?: boolean } = {}): Promise<void> {
-    this.sessions.delete(session.id);
+  private remove(terminal: TerminalSession, reason?: SessionEndReason, options: { promptly?: boolean } = {}): Promise<void> {
+    this.sessions.delete(terminal.id);
     this.serveWaitersSoon();
-    if (reason !== undefined) this.remember(session.id, reason);
-    const closing = session.close(options);
-    this.closing.set(closing, session);
+    if (reason !== undefined) this.remember(terminal.id, reason);
+    const closing = terminal.close(this.now(), reason ?? 'closed', options);
+    this.closing.set(closing, terminal);
     const forget = (): void => {
       this.closing.delete(closing);
     };
@@ -354,16 +441,11 @@ export class SessionRegistry {
   }
 }
 
-/** A running or paused command is activity, however long ago the session was last called. */
-function hasLiveCommand(session: ExecutionSession): boolean {
-  return session.commands().some((command) => isLiveStatus(command.outcome().status));
-}
-
-function leastRecentlyUsedIdle(entries: readonly Entry[]): ExecutionSession | undefined {
-  let victim: ExecutionSession | undefined;
-  for (const { session, pinned } of entries) {
-    if (pinned || hasLiveCommand(session)) continue;
-    if (!victim || session.lastActivityMs() < victim.lastActivityMs()) victim = session;
+function leastRecentlyUsedIdle(entries: readonly Entry[]): TerminalSession | undefined {
+  let victim: TerminalSession | undefined;
+  for (const { terminal, pinned } of entries) {
+    if (pinned || terminal.hasLiveCommand()) continue;
+    if (!victim || terminal.execution.lastActivityMs() < victim.execution.lastActivityMs()) victim = terminal;
   }
   return victim;
 }
