@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ChildProcessSessionFactory } from '../../../src/adapters/process/child-process-session-factory';
 import { TerminalSessionStore } from '../../../src/application/terminal/terminal-session-store';
 import { SessionEvicted, SessionExpired, SessionLimitReached, SessionNotFound } from '../../../src/domain/execution/execution-errors';
-import type { CommandLaunch } from '../../../src/domain/execution/execution-types';
+import type { CommandLaunch, ExecutionEvent } from '../../../src/domain/execution/execution-types';
 import { isAlive, waitFor } from '../../adapters/process/process-probe';
 import { sandboxFor } from '../../support/sandbox';
 
@@ -336,6 +336,129 @@ describe('TerminalSessionStore', () => {
       abort.abort(new Error('call cancelled'));
       await expect(waiting).rejects.toThrow('call cancelled');
       expect(registry.waiting).toBe(0);
+    });
+  });
+
+  describe('one-shot retention', () => {
+    function storeWithRetention(retentionMs: number, maxRetained: number): TerminalSessionStore {
+      let counter = 0;
+      return new TerminalSessionStore({
+        factory: new ChildProcessSessionFactory({ killGraceMs: 200, now: () => clock, confinement: sandboxFor(workspace) }),
+        maxSessions: 4,
+        idleTimeoutMs: IDLE_TIMEOUT_MS,
+        now: () => clock,
+        newId: () => `one-shot-${(counter += 1)}`,
+        retentionMs,
+        maxRetained,
+      });
+    }
+
+    it('keeps an ended one-shot session readable (not live) until its retention runs out', async () => {
+      await registry.closeAll();
+      registry = storeWithRetention(5000, 4);
+      const terminal = registry.create(workspace);
+      const command = terminal.execution.start({ ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/echo', 'kept'] } }, 'echo kept');
+      await command.finished();
+
+      registry.endOneShot(terminal);
+
+      expect(() => registry.get(terminal.id)).toThrow('one-shot session ended');
+      expect(registry.readable(terminal.id)).toBe(terminal);
+      expect(registry.readable(terminal.id).execution.command(command.id)?.read('stdout', 0, 100).text).toBe('kept\n');
+      clock += 5001;
+      expect(() => registry.readable(terminal.id)).toThrow(SessionExpired);
+    });
+
+    it('keeps at most maxRetained ended one-shot sessions, the newest', async () => {
+      await registry.closeAll();
+      registry = storeWithRetention(60_000, 1);
+      const first = registry.create(workspace);
+      const second = registry.create(workspace);
+
+      registry.endOneShot(first);
+      registry.endOneShot(second);
+
+      expect(registry.readable(second.id)).toBe(second);
+      expect(() => registry.readable(first.id)).toThrow(SessionExpired);
+    });
+  });
+
+  it('does not sweep on lookup: finding one expired session ends it and leaves the others to the sweeper', async () => {
+    const first = registry.create(workspace);
+    const second = registry.create(workspace);
+    clock += IDLE_TIMEOUT_MS + 1;
+
+    expect(registry.find(first.id)).toBeUndefined();
+    await waitFor(() => first.execution.closed, 'the lookup to close the expired session it met');
+    expect(second.execution.closed).toBe(false);
+    expect(registry.list()).toEqual([]);
+
+    expect(await registry.sweepIdle()).toBe(1);
+    expect(second.execution.closed).toBe(true);
+  });
+
+  describe('events (the TerminalEvents port)', () => {
+    /** Counts the store's subscriptions to this execution session's own listener set. */
+    function countSubscriptions(terminal: ReturnType<TerminalSessionStore['create']>): { readonly count: number } {
+      const counter = { count: 0 };
+      const subscribe = terminal.execution.subscribe.bind(terminal.execution);
+      terminal.execution.subscribe = (listener) => {
+        counter.count += 1;
+        const unsubscribe = subscribe(listener);
+        return () => {
+          counter.count -= 1;
+          unsubscribe();
+        };
+      };
+      return counter;
+    }
+
+    it('answers undefined for a session that is not live', () => {
+      expect(registry.events.subscribe('never-minted', () => undefined)).toBeUndefined();
+    });
+
+    it("carries the command's events to every subscriber of its session, in order, then session_closed", async () => {
+      const terminal = registry.create(workspace);
+      const seen: ExecutionEvent[][] = [[], []];
+      for (const events of seen) registry.events.subscribe(terminal.id, (event) => events.push(event));
+      const command = terminal.execution.start({ ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/echo', 'hello'] } }, 'echo hello');
+      await command.finished();
+      await registry.close(terminal.id);
+
+      for (const events of seen) {
+        expect(events.map((event) => event.type)).toEqual(['command_started', 'output', 'command_finished', 'session_closed']);
+        expect(events[1]).toMatchObject({ sessionId: terminal.id, commandId: command.id, stream: 'stdout', text: 'hello\n' });
+      }
+    });
+
+    it('listens to the execution session only while someone subscribes, whatever the number of subscribers', () => {
+      const terminal = registry.create(workspace);
+      const subscriptions = countSubscriptions(terminal);
+
+      const stopFirst = registry.events.subscribe(terminal.id, () => undefined);
+      const stopSecond = registry.events.subscribe(terminal.id, () => undefined);
+      expect(subscriptions.count).toBe(1);
+      stopFirst?.();
+      expect(subscriptions.count).toBe(1);
+      stopSecond?.();
+      expect(subscriptions.count).toBe(0);
+    });
+
+    it('hands a published event to the subscribers of its session only, past a subscriber that throws', () => {
+      const terminal = registry.create(workspace);
+      const other = registry.create(workspace);
+      const mine: string[] = [];
+      const theirs: string[] = [];
+      registry.events.subscribe(terminal.id, () => {
+        throw new Error('broken subscriber');
+      });
+      registry.events.subscribe(terminal.id, (event) => mine.push(event.type));
+      registry.events.subscribe(other.id, (event) => theirs.push(event.type));
+
+      registry.events.publish({ type: 'plan', sessionId: terminal.id, planId: 'plan-1', at: new Date(clock).toISOString() });
+
+      expect(mine).toEqual(['plan']);
+      expect(theirs).toEqual([]);
     });
   });
 });
