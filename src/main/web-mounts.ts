@@ -127,7 +127,7 @@ function streamedSession(store: TerminalSessionStore, events: TerminalEvents, se
   };
 }
 
-/** The chat's planner is `terminal_plan` itself: same policy, same ledger, same approvals. It never executes. */
+/** The chat's planner is `terminal_plan` itself: same policy, same session store, same approvals. It never executes. */
 function commandPlanner(plans: PlanService): CommandPlanner {
   return {
     async plan(sessionId, command) {

@@ -17,7 +17,7 @@ export interface PlanRequest {
   readonly timeoutSeconds?: number;
   /** The principal creating the session, recorded as its owner. */
   readonly owner?: string;
-  /** A new session stays pinned (never evicted) until the registry is told otherwise: a command is about to start in it. */
+  /** A new session stays pinned (never evicted) until the store is told otherwise: a command is about to start in it. */
   readonly pinNewSession?: boolean;
   /**
    * A new session waits for room at a cap instead of failing (a one-shot execute, whose session ends with its
