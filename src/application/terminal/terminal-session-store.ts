@@ -11,6 +11,7 @@ import type { TerminalEvents } from '../../domain/terminal/terminal-events.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import { TerminalSession } from '../../domain/terminal/terminal-session.js';
 import { principalShare } from '../sessions/principal-share.js';
+import { RoomQueue } from './room-queue.js';
 import { TerminalEventHub } from './terminal-event-hub.js';
 
 export interface TerminalSessionStoreOptions {
@@ -57,20 +58,6 @@ const DEFAULT_MAX_RETAINED = 32;
 const DEFAULT_RETENTION_MS = 3_600_000;
 /** Default bound of the waiting calls: 32 per session of the cap (320 for the default cap of 10). */
 export const WAITING_PER_SESSION = 32;
-/**
- * While calls wait, room is looked for again this often, besides at once whenever a session is removed or unpinned:
- * a command that finishes in a kept session makes that session evictable without telling the store.
- */
-const WAITING_RETRY_MS = 50;
-
-/** A call waiting for room for a new session; served in arrival order, each owner within its own share. */
-interface Waiter {
-  readonly cwd: string;
-  readonly owner: string | undefined;
-  readonly pinned: boolean;
-  readonly resolve: (terminal: TerminalSession) => void;
-  readonly reject: (error: unknown) => void;
-}
 
 /**
  * The one store of terminal sessions (the `TerminalSession` aggregates) and the only map of them: every reader goes
@@ -95,17 +82,15 @@ export class TerminalSessionStore {
   private readonly hub: TerminalEventHub;
   private readonly now: () => number;
   private readonly maxPerOwner: number;
-  private readonly maxWaiting: number;
-  private readonly maxWaitingPerOwner: number;
-  private readonly waiters: Waiter[] = [];
-  private waitingRetry: NodeJS.Timeout | undefined;
+  /** Calls waiting for room (`createWhenRoom`). */
+  private readonly queue: RoomQueue<TerminalSession>;
   private nextOrdinal = 1;
 
   constructor(private readonly options: TerminalSessionStoreOptions) {
     this.now = options.now ?? Date.now;
     this.maxPerOwner = principalShare(options.maxSessions, options.maxSessionsPerOwner);
-    this.maxWaiting = options.maxWaiting ?? options.maxSessions * WAITING_PER_SESSION;
-    this.maxWaitingPerOwner = principalShare(this.maxWaiting, undefined);
+    const maxWaiting = options.maxWaiting ?? options.maxSessions * WAITING_PER_SESSION;
+    this.queue = new RoomQueue(maxWaiting, principalShare(maxWaiting, undefined), () => this.removeIdle());
     this.hub = new TerminalEventHub((sessionId) => this.find(sessionId)?.execution);
   }
 
@@ -141,38 +126,15 @@ export class TerminalSessionStore {
     const pinned = options.pinned ?? false;
     this.removeIdle();
     // Calls already waiting go first: a newcomer takes room at once only when nobody of its owner waits for it.
-    if (!this.waiters.some((waiter) => waiter.owner === owner) && this.makeRoomFor(owner) === undefined) {
+    if (!this.queue.hasWaiting(owner) && this.makeRoomFor(owner) === undefined) {
       return { terminal: this.add(cwd, owner, pinned), waited: false };
     }
     options.signal?.throwIfAborted();
-    const waitingOfOwner = this.waiters.filter((waiter) => waiter.owner === owner).length;
-    if (this.waiters.length >= this.maxWaiting || waitingOfOwner >= this.maxWaitingPerOwner) {
-      throw new SessionLimitReached(this.maxPerOwner, 'queue', Math.min(this.maxWaiting, this.maxWaitingPerOwner));
+    if (this.queue.isFull(owner)) {
+      throw new SessionLimitReached(this.maxPerOwner, 'queue', Math.min(this.queue.maxWaiting, this.queue.maxWaitingPerOwner));
     }
-    const terminal = await new Promise<TerminalSession>((resolve, reject) => {
-      const leave = (): void => {
-        const index = this.waiters.indexOf(waiter);
-        if (index >= 0) this.waiters.splice(index, 1);
-        reject(options.signal?.reason);
-      };
-      const waiter: Waiter = {
-        cwd,
-        owner,
-        pinned,
-        resolve: (created) => {
-          options.signal?.removeEventListener('abort', leave);
-          resolve(created);
-        },
-        reject: (error) => {
-          options.signal?.removeEventListener('abort', leave);
-          reject(error);
-        },
-      };
-      options.signal?.addEventListener('abort', leave, { once: true });
-      this.waiters.push(waiter);
-      this.armWaitingRetry();
-    });
-    return { terminal, waited: true };
+    const place = (): TerminalSession | undefined => (this.makeRoomFor(owner) === undefined ? this.add(cwd, owner, pinned) : undefined);
+    return { terminal: await this.queue.wait(owner, place, options.signal), waited: true };
   }
 
   /** Lets a pinned session be idle again (its command started, or the call that pinned it failed). */
@@ -180,12 +142,12 @@ export class TerminalSessionStore {
     const entry = this.sessions.get(id);
     if (!entry) return;
     entry.pinned = false;
-    this.serveWaitersSoon();
+    this.queue.serveSoon();
   }
 
   /** Calls waiting in `createWhenRoom` now. */
   get waiting(): number {
-    return this.waiters.length;
+    return this.queue.size;
   }
 
   /** The live session with this id, marked as used now; an ended one says why it ended. */
@@ -278,7 +240,7 @@ export class TerminalSessionStore {
 
   async closeAll(): Promise<void> {
     // Nothing is created for a call still waiting: the server is closing.
-    for (const waiter of this.waiters.splice(0)) waiter.reject(new SessionLimitReached(this.options.maxSessions, 'server'));
+    this.queue.rejectAll(new SessionLimitReached(this.options.maxSessions, 'server'));
     // The server is going: closes look their process groups up at once instead of waiting for them to empty.
     for (const terminal of this.closing.values()) void terminal.close(this.now(), 'closed', { promptly: true });
     await Promise.all([...this.sessions.values()].map((entry) => this.remove(entry.terminal, undefined, { promptly: true })));
@@ -326,38 +288,6 @@ export class TerminalSessionStore {
     const terminal = new TerminalSession(execution, (event: ExecutionEvent) => this.hub.publish(event));
     this.sessions.set(terminal.id, { terminal, owner, ordinal: this.nextOrdinal++, pinned });
     return terminal;
-  }
-
-  /** After the current turn (a removal may be part of a larger change), gives room to waiting calls. */
-  private serveWaitersSoon(): void {
-    if (this.waiters.length > 0) queueMicrotask(() => this.serveWaiters());
-  }
-
-  /** Each waiting call, oldest first, that fits now gets its session; the others keep their place. */
-  private serveWaiters(): void {
-    this.removeIdle();
-    for (const waiter of [...this.waiters]) {
-      if (!this.waiters.includes(waiter)) continue;
-      if (this.makeRoomFor(waiter.owner) !== undefined) continue;
-      this.waiters.splice(this.waiters.indexOf(waiter), 1);
-      try {
-        waiter.resolve(this.add(waiter.cwd, waiter.owner, waiter.pinned));
-      } catch (error) {
-        waiter.reject(error);
-      }
-    }
-    if (this.waiters.length === 0) this.disarmWaitingRetry();
-  }
-
-  private armWaitingRetry(): void {
-    if (this.waitingRetry) return;
-    this.waitingRetry = setInterval(() => this.serveWaiters(), WAITING_RETRY_MS);
-    this.waitingRetry.unref();
-  }
-
-  private disarmWaitingRetry(): void {
-    clearInterval(this.waitingRetry);
-    this.waitingRetry = undefined;
   }
 
   /** The least recently used idle session among the owners holding the most sessions that have an idle one. */
@@ -420,7 +350,7 @@ export class TerminalSessionStore {
    */
   private remove(terminal: TerminalSession, reason?: SessionEndReason, options: { promptly?: boolean } = {}): Promise<void> {
     this.sessions.delete(terminal.id);
-    this.serveWaitersSoon();
+    this.queue.serveSoon();
     if (reason !== undefined) this.remember(terminal.id, reason);
     const closing = terminal.close(this.now(), reason ?? 'closed', options);
     this.closing.set(closing, terminal);
