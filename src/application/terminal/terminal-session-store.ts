@@ -65,11 +65,12 @@ export const WAITING_PER_SESSION = 32;
  * would pass a cap the least recently used idle one makes room (evicted), so a client that never closes its sessions
  * never meets the cap. A session with a running or paused command is never expired or evicted. Caps are per owner
  * (principal) and per server, and at the server cap the owner holding the most sessions gives one up first, so one
- * principal cannot lock the others out. One sweeper (`startSweeper`, and `create`, which needs the room) ends idle
- * sessions; lookups do not sweep, but a session past its idle deadline is never handed out (the lookup that meets it
- * ends it). An ended one-shot session stays readable for a while (`readable`). A removed session is closed, which
- * kills its processes; `closeAll` also waits for closes started earlier, so nothing survives a shutdown. Its
- * `events` (the `TerminalEvents` port) carry each session's plan and command events to subscribers.
+ * principal cannot lock the others out. One sweeper (`startSweeper`; `create`, `createWhenRoom` and the waiting
+ * queue's rounds too, since they need the room) ends idle sessions; lookups do not sweep, but a session past its
+ * idle deadline is never handed out (the lookup that meets it ends it). An ended one-shot session stays readable for
+ * a while (`readable`). A removed session is closed, which kills its processes; `closeAll` also waits for closes
+ * started earlier, so nothing survives a shutdown. Its `events` (the `TerminalEvents` port) carry each session's
+ * plan and command events to subscribers.
  */
 export class TerminalSessionStore {
   private readonly sessions = new Map<string, Entry>();
