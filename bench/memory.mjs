@@ -1,8 +1,8 @@
 // Memory per idle execution session: 1000 sessions in one term-mcp (MAX_CONCURRENT_SESSIONS raised), heap and RSS
 // measured after a forced GC before and after, divided by the count. Two ways of making a session:
 //   - `terminal_plan {command:"pwd"}` without session_id, through the dispatcher: what a client does (the session,
-//     its ledger and one plan);
-//   - `SessionRegistry.create()`: the bare execution session alone.
+//     its terminal session aggregate and one plan);
+//   - `TerminalSessionStore.create()`: a terminal session with no plan (the execution session and an empty aggregate).
 // Runs in a child started with --expose-gc, so nothing else lives in that heap.
 //
 //   node bench/memory.mjs [--sessions 1000]
@@ -27,7 +27,7 @@ async function measureWorker(count) {
   try {
     // One session first, so lazily loaded code and caches are not counted as per-session memory.
     toolResult(await server.callTool('terminal_plan', { command: 'pwd' }), 'terminal_plan');
-    const registry = server.container.get(server.TYPES.SessionRegistry);
+    const registry = server.container.get(server.TYPES.TerminalSessionStore);
     registry.create(workspace);
     const results = {};
 
@@ -85,7 +85,7 @@ export function memoryMarkdown({ settings, viaPlan, bare, liveSessions }) {
     '',
     table(
       ['how the session was made', 'heap KiB / session', 'RSS KiB / session', 'heap MiB before → after', 'RSS MiB before → after'],
-      [row('terminal_plan without session_id (session + ledger + 1 plan)', viaPlan), row('SessionRegistry.create (bare session)', bare)],
+      [row('terminal_plan without session_id (session + 1 plan)', viaPlan), row('TerminalSessionStore.create (no plan)', bare)],
     ),
   ].join('\n');
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { PolicySettings } from '../application/policy/policy-settings.js';
-import type { SessionRegistry } from '../application/sessions/session-registry.js';
+import type { TerminalSessionStore } from '../application/terminal/terminal-session-store.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import type { Config } from './config.js';
 import { SERVER_MODULES } from './modules/index.js';
@@ -34,10 +34,10 @@ export function buildContainer(config: Config, overrides?: ContainerOverrides): 
 
 /**
  * Kills every running command of every session (stdin EOF, SIGTERM, HTTP shutdown), then stops the network proxy.
- * The registry stays bound, so sessions opened afterwards (an embedder that goes on) are closed by the next call.
+ * The store stays bound, so sessions opened afterwards (an embedder that goes on) are closed by the next call.
  * The proxy is unbound: its `onDeactivation` closes it, and only if it was ever started.
  */
 export async function shutdownTerminal(container: Container): Promise<void> {
-  await container.get<SessionRegistry>(TYPES.SessionRegistry).closeAll();
+  await container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).closeAll();
   if (container.isBound(TYPES.FilteringProxy)) await container.unbindAsync(TYPES.FilteringProxy);
 }

@@ -3,7 +3,6 @@ import type { PromptProvider, ResourceProvider } from '../application/mcp/capabi
 import type { McpDispatcher } from '../application/mcp/dispatcher.js';
 import type { ServerInfo } from '../application/mcp/server-identity.js';
 import type { PolicySettings } from '../application/policy/policy-settings.js';
-import type { SessionRegistry } from '../application/sessions/session-registry.js';
 import type { ApprovalService } from '../application/terminal/approval-service.js';
 import type { Clock } from '../application/terminal/clock.js';
 import type { CommandInput } from '../application/terminal/command-input.js';
@@ -14,9 +13,8 @@ import type { ExecutionService } from '../application/terminal/execution-service
 import type { PlanService } from '../application/terminal/plan-service.js';
 import type { ReceiptRecorder } from '../application/terminal/receipt-recorder.js';
 import type { SecretRedactor } from '../application/terminal/secret-redactor.js';
-import type { SessionLedgers } from '../application/terminal/session-ledger.js';
 import type { SessionOverview } from '../application/terminal/session-overview.js';
-import type { TerminalSessions } from '../application/terminal/terminal-sessions.js';
+import type { TerminalSessionStore } from '../application/terminal/terminal-session-store.js';
 import type { TerminalSettings } from '../application/terminal/terminal-settings.js';
 import type { TerminalToolkit } from '../application/terminal/terminal-toolkit.js';
 import type { ToolCatalog } from '../application/tools/tool-catalog.js';
@@ -29,6 +27,7 @@ import type { PolicyEngine } from '../domain/policy/policy-engine.js';
 import type { ProtocolNegotiator } from '../domain/protocol/protocol-negotiator.js';
 import type { ReceiptAuditLog } from '../domain/terminal/receipt-audit-log.js';
 import type { ReceiptSigner } from '../domain/terminal/receipt-signer.js';
+import type { TerminalEvents } from '../domain/terminal/terminal-events.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
 import type { Config } from './config.js';
 import type { ReceiptHttpMounts } from './receipt-http-mounts.js';
@@ -62,7 +61,6 @@ export const TYPES = Object.freeze({
   /** The filtering proxy with ALLOW_NETWORK and the sandbox on; `undefined` otherwise. */
   FilteringProxy: token<FilteringProxy | undefined>('FilteringProxy'),
   ExecutionSessionFactory: token<ExecutionSessionFactory>('ExecutionSessionFactory'),
-  SessionRegistry: token<SessionRegistry>('SessionRegistry'),
   Tools: token<ToolDefinition[]>('Tools'),
   ToolCatalog: token<ToolCatalog>('ToolCatalog'),
   ResourceProvider: token<ResourceProvider>('ResourceProvider'),
@@ -76,11 +74,13 @@ export const TYPES = Object.freeze({
   /** The JSONL audit trail with AUDIT_LOG; `undefined` otherwise. */
   ReceiptAuditLog: token<ReceiptAuditLog | undefined>('ReceiptAuditLog'),
   ReceiptRecorder: token<ReceiptRecorder>('ReceiptRecorder'),
-  SessionLedgers: token<SessionLedgers>('SessionLedgers'),
   ApprovalService: token<ApprovalService>('ApprovalService'),
   PlanService: token<PlanService>('PlanService'),
   ExecutionService: token<ExecutionService>('ExecutionService'),
-  TerminalSessions: token<TerminalSessions>('TerminalSessions'),
+  /** The one store of terminal sessions (the aggregates): caps, eviction, idle expiry, one-shot retention. */
+  TerminalSessionStore: token<TerminalSessionStore>('TerminalSessionStore'),
+  /** The plan and command events of terminal sessions (the store feeds them; the UI's event stream reads them). */
+  TerminalEvents: token<TerminalEvents>('TerminalEvents'),
   SessionOverview: token<SessionOverview>('SessionOverview'),
   CommandLocator: token<CommandLocator>('CommandLocator'),
   CommandSignals: token<CommandSignals>('CommandSignals'),

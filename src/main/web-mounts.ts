@@ -4,10 +4,9 @@ import type { CommandPlanner } from '../application/chat/command-planner.js';
 import { MAX_CHAT_MESSAGE_CHARS } from '../application/chat/chat-request.js';
 import { PlanningChat } from '../application/chat/planning-chat.js';
 import type { Logger } from '../application/logging/logger.js';
-import type { SessionRegistry } from '../application/sessions/session-registry.js';
 import type { ApprovalService } from '../application/terminal/approval-service.js';
 import type { PlanService } from '../application/terminal/plan-service.js';
-import type { TerminalSessions } from '../application/terminal/terminal-sessions.js';
+import type { TerminalSessionStore } from '../application/terminal/terminal-session-store.js';
 import type { TerminalSettings } from '../application/terminal/terminal-settings.js';
 import { DeepSeekChatModel } from '../adapters/deepseek/deepseek-chat-model.js';
 import { deprecationHeaders, type DeprecationNotice } from '../adapters/web/deprecation-headers.js';
@@ -16,8 +15,9 @@ import { createOperatorRouter } from '../adapters/web/operator-approval-router.j
 import { createDocsRouter, createStaticUiRouter } from '../adapters/web/static-ui-router.js';
 import { createUiConfigRouter } from '../adapters/web/ui-config-router.js';
 import { locateVendorFiles } from '../adapters/web/vendor-files.js';
-import type { WebSessions } from '../adapters/web/web-ports.js';
+import type { StreamedSession, WebSessions } from '../adapters/web/web-ports.js';
 import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
+import type { TerminalEvents } from '../domain/terminal/terminal-events.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
 import type { Config } from './config.js';
 import { PACKAGE_NAME, packageStaticDir } from './package-root.js';
@@ -37,8 +37,8 @@ export interface WebMounts {
 export interface WebDependencies {
   readonly config: Config;
   readonly logger: Logger;
-  readonly registry: SessionRegistry;
-  readonly terminalSessions: TerminalSessions;
+  readonly sessions: TerminalSessionStore;
+  readonly events: TerminalEvents;
   readonly workspace: WorkspaceFS;
   readonly settings: TerminalSettings;
   readonly approvals: ApprovalService;
@@ -46,13 +46,13 @@ export interface WebDependencies {
 }
 
 /** The web layer: legacy web API, planning chat, operator approvals and the browser UI. */
-export function mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans }: WebDependencies): WebMounts {
+export function mountWeb({ config, logger, sessions: store, events, workspace, settings, approvals, plans }: WebDependencies): WebMounts {
   const planner = commandPlanner(plans);
 
   const sessions: WebSessions = {
-    create: (principal) => terminalSessions.open(workspace.root, principal).session.id,
-    find: (sessionId) => registry.find(sessionId),
-    close: (sessionId) => registry.close(sessionId),
+    create: (principal) => store.create(workspace.root, principal).id,
+    find: (sessionId) => streamedSession(store, events, sessionId),
+    close: (sessionId) => store.close(sessionId),
   };
   const model = new DeepSeekChatModel({
     apiKey: config.deepseekApiKey,
@@ -66,7 +66,7 @@ export function mountWeb({ config, logger, registry, terminalSessions, workspace
   const chat = new PlanningChat({
     model,
     planner,
-    sessions: { create: () => sessions.create(undefined), exists: (sessionId) => registry.find(sessionId) !== undefined },
+    sessions: { create: () => sessions.create(undefined), exists: (sessionId) => store.find(sessionId) !== undefined },
   });
   const deprecation: DeprecationNotice = { sunset: config.sunset, link: config.deprecationLink };
   const staticDir = packageStaticDir();
@@ -113,7 +113,21 @@ export function mountWeb({ config, logger, registry, terminalSessions, workspace
   };
 }
 
-/** The chat's planner is `terminal_plan` itself: same policy, same ledger, same approvals. It never executes. */
+/** A live terminal session as `/stream` reads it: its events come through `TerminalEvents` (plans and commands). */
+function streamedSession(store: TerminalSessionStore, events: TerminalEvents, sessionId: string): StreamedSession | undefined {
+  const terminal = store.find(sessionId);
+  if (!terminal) return undefined;
+  return {
+    id: terminal.id,
+    get closed() {
+      return terminal.execution.closed;
+    },
+    // Ended between the lookup and the subscription: the stream sees `closed` and says so itself.
+    subscribe: (listener) => events.subscribe(sessionId, listener) ?? (() => undefined),
+  };
+}
+
+/** The chat's planner is `terminal_plan` itself: same policy, same session store, same approvals. It never executes. */
 function commandPlanner(plans: PlanService): CommandPlanner {
   return {
     async plan(sessionId, command) {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigurationError } from '../../src/domain/errors';
 import { loadConfig } from '../../src/main/config';
 import { runHttp, startHttpServer, type HttpServerHandle } from '../../src/main/run-http';
-import type { SessionRegistry } from '../../src/application/sessions/session-registry';
+import type { TerminalSessionStore } from '../../src/application/terminal/terminal-session-store';
 import { TYPES } from '../../src/main/types';
 import { isAlive } from '../adapters/process/process-probe';
 import { makeTempWorkspace } from '../support/workspace';
@@ -140,12 +140,12 @@ describe('startHttpServer and runHttp', () => {
       modernRequest('tools/call', 1, { name: 'terminal_execute', arguments: { command: 'sleep 30' } }),
       modernHeaders('tools/call', 'terminal_execute'),
     );
-    const registry = handle.container.get<SessionRegistry>(TYPES.SessionRegistry);
+    const registry = handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore);
     let pid: number | undefined;
     // Waits for the command to have started, however loaded the machine (the deadline is only the failure bound).
     const deadline = Date.now() + 60_000;
     while (pid === undefined && Date.now() < deadline) {
-      pid = registry.list().flatMap((session) => session.commands())[0]?.pid;
+      pid = registry.list().flatMap((session) => session.execution.commands())[0]?.pid;
       if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(pid).toEqual(expect.any(Number));

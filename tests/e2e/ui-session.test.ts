@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { SessionRegistry } from '../../src/application/sessions/session-registry';
+import type { TerminalSessionStore } from '../../src/application/terminal/terminal-session-store';
 import { TYPES } from '../../src/main/types';
 import {
   TOKEN,
@@ -17,7 +17,7 @@ import {
 jest.setTimeout(90_000);
 
 function sessionIds(server: TestServer): string[] {
-  return server.handle.container.get<SessionRegistry>(TYPES.SessionRegistry).list().map((session) => session.id);
+  return server.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).list().map((session) => session.id);
 }
 
 describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding and receipts, $name', (viewport) => {
@@ -103,7 +103,7 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
       await ui.connect(`${server.origin}/`);
       return ui.sessionId();
     })();
-    await server.handle.container.get<SessionRegistry>(TYPES.SessionRegistry).close(sessionId);
+    await server.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).close(sessionId);
     await page.locator('#banner-text').filter({ hasText: 'This session has ended: it expired or was closed.' }).waitFor();
     expect(await page.textContent('#connection')).toBe('Session ended');
     await page.getByRole('button', { name: 'Start a new session' }).click();

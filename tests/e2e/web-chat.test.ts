@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { SessionRegistry } from '../../src/application/sessions/session-registry';
+import type { TerminalSessionStore } from '../../src/application/terminal/terminal-session-store';
 import { TYPES } from '../../src/main/types';
 import { FakeDeepSeekServer, type FakeReply } from '../adapters/deepseek/fake-deepseek-server';
 import { startTestServer, type TestServer } from './http-harness';
@@ -42,7 +42,7 @@ describe('POST /chat (planning chat)', () => {
     const reply = await web(server, 'POST', '/chat', { body: { message: 'list my files' } });
     expect(reply.status).toBe(503);
     expect(reply.json).toEqual({ error: 'chat_not_configured', message: 'The planning chat is not configured (DEEPSEEK_API_KEY is not set)' });
-    expect(server.handle.container.get<SessionRegistry>(TYPES.SessionRegistry).list()).toHaveLength(0);
+    expect(server.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).list()).toHaveLength(0);
   });
 
   it('returns the reply with its suggestions planned, a destructive one blocked, and runs nothing', async () => {
@@ -61,7 +61,7 @@ describe('POST /chat (planning chat)', () => {
     expect(plans[1]).toMatchObject({ risk: 'blocked', requires_approval: false, plan_id: expect.any(String) });
     expect((plans[1]?.reasons as string[]).length).toBeGreaterThan(0);
 
-    const session = running.handle.container.get<SessionRegistry>(TYPES.SessionRegistry).get(sessionId);
+    const session = running.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).get(sessionId).execution;
     expect(session.commands()).toHaveLength(0);
     expect(existsSync(path.join(running.workspaceRoot, 'model-created.txt'))).toBe(false);
     expect(existsSync(path.join(running.workspaceRoot, 'cmd-marker.txt'))).toBe(false);

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { SessionRegistry } from '../../src/application/sessions/session-registry';
+import type { TerminalSessionStore } from '../../src/application/terminal/terminal-session-store';
 import { TYPES } from '../../src/main/types';
 import { modernHeaders, modernRequest, post, startTestServer, type TestServer } from './http-harness';
 import { web } from './web-harness';
@@ -33,7 +33,7 @@ describe('legacy web API over HTTP', () => {
     expect(created.status).toBe(201);
     const sessionId = String(created.json?.session_id);
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    const registry = server.handle.container.get<SessionRegistry>(TYPES.SessionRegistry);
+    const registry = server.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore);
     expect(registry.find(sessionId)?.cwd).toBe(server.workspaceRoot);
 
     const closed = await web(server, 'DELETE', `/sessions/${sessionId}`);

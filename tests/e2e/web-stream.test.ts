@@ -1,4 +1,4 @@
-import type { SessionRegistry } from '../../src/application/sessions/session-registry';
+import type { TerminalSessionStore } from '../../src/application/terminal/terminal-session-store';
 import type { ExecutionEvent } from '../../src/domain/execution/execution-types';
 import { TYPES } from '../../src/main/types';
 import { startTestServer, type TestServer } from './http-harness';
@@ -27,8 +27,8 @@ describe('GET /stream (execution-event SSE)', () => {
     return String((await web(server, 'POST', '/sessions')).json?.session_id);
   }
 
-  function registry(): SessionRegistry {
-    return server.handle.container.get<SessionRegistry>(TYPES.SessionRegistry);
+  function registry(): TerminalSessionStore {
+    return server.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore);
   }
 
   it('streams hello, then the events of a real `echo hello` run, in order', async () => {
@@ -79,7 +79,7 @@ describe('GET /stream (execution-event SSE)', () => {
 
   it('releases its subscription when the client disconnects', async () => {
     const sessionId = await newSession();
-    const session = registry().get(sessionId);
+    const session = registry().get(sessionId).execution;
     let subscriptions = 0;
     const subscribe = session.subscribe.bind(session);
     session.subscribe = (listener) => {

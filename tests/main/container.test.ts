@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Container } from 'inversify';
 import type { McpDispatcher } from '../../src/application/mcp/dispatcher';
 import { LegacyHandshake } from '../../src/application/mcp/connection-state';
-import type { SessionRegistry } from '../../src/application/sessions/session-registry';
+import type { TerminalSessionStore } from '../../src/application/terminal/terminal-session-store';
 import type { TerminalSettings } from '../../src/application/terminal/terminal-settings';
 import type { FilteringProxy } from '../../src/adapters/sandbox/filtering-proxy';
 import { UnconfinedLaunch } from '../../src/adapters/sandbox/unconfined-launch';
@@ -110,7 +110,7 @@ describe('buildContainer: the server modules, then the host overrides', () => {
   test('shutdownTerminal kills running commands, and closes sessions opened after it on the next call', async () => {
     const config = loadConfig({ WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error', TERM_MCP_SANDBOX: 'off', APPROVAL_MODE: 'trusted' });
     container = buildContainer(config);
-    const registry = container.get<SessionRegistry>(TYPES.SessionRegistry);
+    const registry = container.get<TerminalSessionStore>(TYPES.TerminalSessionStore);
     const running = await callTool(container, 'terminal_execute', { command: 'sleep 30', wait_seconds: 0 });
     expect(running).toMatchObject({ status: 'running' });
     await shutdownTerminal(container);

@@ -1,9 +1,8 @@
 import type { Request, Response, Router } from 'express';
-import type { ExecutionSession } from '../../domain/execution/execution-session.js';
 import { InvalidArgument } from '../../domain/errors.js';
 import { SessionNotFound } from '../../domain/execution/execution-errors.js';
 import { sendWebDomainError } from './web-error-reply.js';
-import type { WebSessions } from './web-ports.js';
+import type { StreamedSession, WebSessions } from './web-ports.js';
 
 export interface EventStreamOptions {
   readonly sessions: Pick<WebSessions, 'find'>;
@@ -34,7 +33,7 @@ export function mountEventStreamRoute(router: Router, options: EventStreamOption
   });
 }
 
-function streamSession(req: Request, res: Response, session: ExecutionSession, options: EventStreamOptions): void {
+function streamSession(req: Request, res: Response, session: StreamedSession, options: EventStreamOptions): void {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache');

@@ -1,11 +1,14 @@
 import type { PlanningChat } from '../../application/chat/planning-chat.js';
 import type { ExecutionSession } from '../../domain/execution/execution-session.js';
 
-/** The execution sessions as the web routes see them (the composition root adapts the session registry). */
+/** What `/stream` needs of a live session: its id, whether it closed, and its events (plans and commands). */
+export type StreamedSession = Pick<ExecutionSession, 'id' | 'closed' | 'subscribe'>;
+
+/** The terminal sessions as the web routes see them (the composition root adapts the session store). */
 export interface WebSessions {
   /** Creates a session in the workspace for this principal; returns its id. Throws when the session cap is reached. */
   create(principal: string | undefined): string;
-  find(sessionId: string): ExecutionSession | undefined;
+  find(sessionId: string): StreamedSession | undefined;
   /** Closes it and kills its processes. Throws `SessionNotFound` for an unknown id. */
   close(sessionId: string): Promise<void>;
 }

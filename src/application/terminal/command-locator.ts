@@ -3,8 +3,8 @@ import { isLiveStatus } from '../../domain/execution/execution-types.js';
 import { CommandNotFound } from '../../domain/execution/execution-errors.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import { NoCommand, PlanNotStarted } from '../../domain/terminal/terminal-errors.js';
-import type { SessionLedger } from './session-ledger.js';
-import type { TerminalSessions } from './terminal-sessions.js';
+import type { TerminalSession } from '../../domain/terminal/terminal-session.js';
+import type { TerminalSessionStore } from './terminal-session-store.js';
 
 /** Which command of a session: by id, by the plan that started it, or (neither) the latest one. */
 export interface CommandSelector {
@@ -13,27 +13,27 @@ export interface CommandSelector {
   readonly planId?: string;
 }
 
-/** A command found in its session, with the ledger (plans, receipts) it belongs to. */
+/** A command found in its execution session, with the terminal session (plans, receipts) it belongs to. */
 export interface LocatedCommand {
   readonly session: ExecutionSession;
-  readonly ledger: SessionLedger;
+  readonly terminal: TerminalSession;
   readonly command: RunningCommand;
 }
 
 /** Finds the command a tool call means; the one lookup path from a session id to a command (and its plan). */
 export class CommandLocator {
-  constructor(private readonly sessions: TerminalSessions) {}
+  constructor(private readonly sessions: TerminalSessionStore) {}
 
   /** The selected command of a live session. */
   find(selector: CommandSelector): LocatedCommand {
-    const ledger = this.sessions.live(selector.sessionId);
-    return { session: ledger.session, ledger, command: select(ledger.session, ledger, selector) };
+    const terminal = this.sessions.get(selector.sessionId);
+    return { session: terminal.execution, terminal, command: select(terminal, selector) };
   }
 
-  /** Like `find`, also in a one-shot session that has ended, while its ledger is retained (reads only). */
+  /** Like `find`, also in a one-shot session that has ended, while it is retained (reads only). */
   findReadable(selector: CommandSelector): LocatedCommand {
-    const ledger = this.sessions.readable(selector.sessionId);
-    return { session: ledger.session, ledger, command: select(ledger.session, ledger, selector) };
+    const terminal = this.sessions.readable(selector.sessionId);
+    return { session: terminal.execution, terminal, command: select(terminal, selector) };
   }
 
   /**
@@ -41,24 +41,25 @@ export class CommandLocator {
    * when there is none. With its plan, whose status follows the command's.
    */
   findLive(selector: CommandSelector): (LocatedCommand & { readonly plan: TerminalPlan | undefined }) | undefined {
-    const ledger = this.sessions.live(selector.sessionId);
-    const { session } = ledger;
+    const terminal = this.sessions.get(selector.sessionId);
+    const session = terminal.execution;
     const command =
       selector.commandId === undefined && selector.planId === undefined
         ? [...session.commands()].reverse().find((candidate) => isLiveStatus(candidate.outcome().status))
-        : select(session, ledger, selector);
-    return command ? { session, ledger, command, plan: ledger.planOfCommand(command.id) } : undefined;
+        : select(terminal, selector);
+    return command ? { session, terminal, command, plan: terminal.planOfCommand(command.id) } : undefined;
   }
 }
 
-function select(session: ExecutionSession, ledger: SessionLedger, selector: CommandSelector): RunningCommand {
+function select(terminal: TerminalSession, selector: CommandSelector): RunningCommand {
+  const session = terminal.execution;
   if (selector.commandId !== undefined) {
     const command = session.command(selector.commandId);
     if (!command) throw new CommandNotFound(selector.commandId);
     return command;
   }
   if (selector.planId !== undefined) {
-    const plan = ledger.plan(selector.planId);
+    const plan = terminal.planById(selector.planId);
     if (plan.commandId === null) throw new PlanNotStarted(plan.id, plan.status);
     const command = session.command(plan.commandId);
     if (!command) throw new CommandNotFound(plan.commandId);

@@ -34,16 +34,16 @@ export class CommandReader {
     private readonly redactor: SecretRedactor,
   ) {}
 
-  /** Also reads the command of a one-shot session that has ended, while its ledger is retained. */
+  /** Also reads the command of a one-shot session that has ended, while it is retained. */
   async read(request: ReadRequest): Promise<CommandRead> {
-    const { session, ledger, command } = this.locator.findReadable(request);
+    const { session, terminal, command } = this.locator.findReadable(request);
     if (request.waitSeconds > 0 && !hasNews(command, request)) {
       await waitForNews(session, command, request.waitSeconds, request.signal);
     }
     // A read that reports the end also means the receipt exists: a caller may ask terminal_receipt next.
-    const receipt = ledger.pendingReceipt(command.id);
+    const receipt = terminal.pendingReceipt(command.id);
     if (receipt && !isLiveStatus(command.outcome().status)) await settledWithin(receipt, RECEIPT_SETTLE_MS);
-    const plan = ledger.planOfCommand(command.id);
+    const plan = terminal.planOfCommand(command.id);
     const chunk = (stream: OutputStream, offset: number): OutputChunk => {
       const read = command.read(stream, offset, request.maxBytes);
       return { ...read, text: this.redactor.redact(read.text) };

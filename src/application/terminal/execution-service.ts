@@ -17,8 +17,9 @@ import type { PlanRequest, PlanService } from './plan-service.js';
 import { isStricter, sameLaunch } from './policy-summary.js';
 import { approvalNextStep } from './approval-next-step.js';
 import type { ReceiptRecorder } from './receipt-recorder.js';
-import type { SessionLedger } from './session-ledger.js';
-import type { TerminalSessions } from './terminal-sessions.js';
+import type { TerminalSession } from '../../domain/terminal/terminal-session.js';
+import type { Clock } from './clock.js';
+import type { TerminalSessionStore } from './terminal-session-store.js';
 
 export interface ExecuteOptions {
   /**
@@ -38,12 +39,14 @@ export type ExecutionResult =
   | { readonly kind: 'running'; readonly plan: TerminalPlan; readonly command: RunningCommand };
 
 export interface ExecutionServiceOptions {
-  readonly sessions: TerminalSessions;
+  readonly sessions: TerminalSessionStore;
   readonly policy: PolicyEngine;
   readonly workspace: WorkspaceFS;
   readonly plans: PlanService;
   readonly approvals: ApprovalService;
   readonly recorder: ReceiptRecorder;
+  /** When a plan's approval is used (its command started). */
+  readonly now: Clock;
 }
 
 /**
@@ -54,8 +57,8 @@ export class ExecutionService {
   constructor(private readonly options: ExecutionServiceOptions) {}
 
   async execute(sessionId: string, planId: string, options: ExecuteOptions = {}): Promise<ExecutionResult> {
-    const { ledger, plan } = this.options.sessions.plan(sessionId, planId);
-    return this.run(ledger, plan, options);
+    const { terminal, plan } = this.options.sessions.plan(sessionId, planId);
+    return this.run(terminal, plan, options);
   }
 
   /**
@@ -63,9 +66,9 @@ export class ExecutionService {
    * after a one-shot session ended.
    */
   receipt(sessionId: string, planId?: string): ExecutionReceipt | undefined {
-    const ledger = this.options.sessions.readable(sessionId);
-    if (planId === undefined) return ledger.latestReceipt();
-    return ledger.receiptOfPlan(ledger.plan(planId).id);
+    const terminal = this.options.sessions.readable(sessionId);
+    if (planId === undefined) return terminal.latestReceipt();
+    return terminal.receiptOfPlan(terminal.planById(planId).id);
   }
 
   /**
@@ -84,33 +87,33 @@ export class ExecutionService {
       if (plan.requiresApproval) {
         throw new ApprovalRequired(plan.id, plan.sessionId, plan.approval?.id, approvalNextStep(plan, this.options.approvals.channel));
       }
-      return await this.run(sessions.live(plan.sessionId), plan, options, { oneShot, judgedNow: true });
+      return await this.run(sessions.get(plan.sessionId), plan, options, { oneShot, judgedNow: true });
     } catch (error) {
-      const ledger = sessions.find(plan.sessionId);
-      if (oneShot && ledger && !(error instanceof ApprovalRequired) && plan.commandId === null) this.endOneShot(ledger);
+      const terminal = sessions.find(plan.sessionId);
+      if (oneShot && terminal && !(error instanceof ApprovalRequired) && plan.commandId === null) this.endOneShot(terminal);
       throw error;
     } finally {
       if (oneShot) sessions.unpin(plan.sessionId);
     }
   }
 
-  /** Ends a one-shot session, keeping its ledger readable; unless the client has planned more in it meanwhile. */
-  private endOneShot(ledger: SessionLedger): void {
-    if (ledger.plans().length > 1) return;
-    this.options.sessions.endOneShot(ledger);
+  /** Ends a one-shot session, keeping it readable; unless the client has planned more in it meanwhile. */
+  private endOneShot(terminal: TerminalSession): void {
+    if (terminal.plans().length > 1) return;
+    this.options.sessions.endOneShot(terminal);
   }
 
   private async run(
-    ledger: SessionLedger,
+    terminal: TerminalSession,
     plan: TerminalPlan,
     options: ExecuteOptions,
     { oneShot = false, judgedNow = false }: { oneShot?: boolean; judgedNow?: boolean } = {},
   ): Promise<ExecutionResult> {
     const nextStep = (): string => approvalNextStep(plan, this.options.approvals.channel);
     plan.assertExecutable(nextStep);
-    const { session } = ledger;
-    const { cwd, launch } = judgedNow ? this.justJudged(plan) : await this.judgeAgain(ledger, plan, nextStep);
-    const command = session.start(
+    const { cwd, launch } = judgedNow ? this.justJudged(plan) : await this.judgeAgain(terminal, plan, nextStep);
+    const command = terminal.start(
+      plan,
       {
         launch,
         cwd,
@@ -118,13 +121,12 @@ export class ExecutionService {
         maxOutputBytes: plan.limits.maxOutputBytes,
         stdin: options.openStdin ? 'open' : 'closed',
       },
-      plan.command,
+      this.options.now(),
+      nextStep,
     );
-    this.options.approvals.consume(plan);
-    plan.start(command.id, nextStep);
-    const receipt = this.options.recorder.track(ledger, plan, command);
+    const receipt = this.options.recorder.track(terminal, plan, command);
     // Registered before anyone awaits the receipt: the session has ended by the time the caller gets the receipt.
-    if (oneShot) void receipt.then(() => this.endOneShot(ledger), () => this.endOneShot(ledger));
+    if (oneShot) void receipt.then(() => this.endOneShot(terminal), () => this.endOneShot(terminal));
     return this.waitFor(plan, command, receipt, options);
   }
 
@@ -132,12 +134,12 @@ export class ExecutionService {
    * The execute-time re-check of a plan made earlier: its directory resolved again, its approval, and the policy
    * evaluated again (the file system may have changed since the plan), which must not be stricter nor launch otherwise.
    */
-  private async judgeAgain(ledger: SessionLedger, plan: TerminalPlan, nextStep: () => string): Promise<{ cwd: string; launch: LaunchForm }> {
+  private async judgeAgain(terminal: TerminalSession, plan: TerminalPlan, nextStep: () => string): Promise<{ cwd: string; launch: LaunchForm }> {
     const cwd = await this.currentDirectory(plan);
     // Checked again after the await; from here on nothing awaits until the command is started, so two calls cannot both pass the checks.
     plan.assertExecutable(nextStep);
     if (plan.approval) {
-      this.options.approvals.assertUsable(plan, { sessionId: ledger.session.id, planId: plan.id, command: plan.command, cwd });
+      this.options.approvals.assertUsable(plan, { sessionId: terminal.id, planId: plan.id, command: plan.command, cwd });
     }
     const decision = this.options.policy.evaluate({ command: plan.command, cwd });
     if (isStricter(decision.verdict, plan.decision.verdict) || !decision.launch || !sameLaunch(decision.launch, plan.decision.launch)) {

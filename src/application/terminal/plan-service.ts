@@ -4,8 +4,8 @@ import { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { ApprovalService } from './approval-service.js';
 import { isoAt, type Clock } from './clock.js';
-import type { SessionLedger } from './session-ledger.js';
-import type { TerminalSessions } from './terminal-sessions.js';
+import type { TerminalSession } from '../../domain/terminal/terminal-session.js';
+import type { TerminalSessionStore } from './terminal-session-store.js';
 import type { TerminalSettings } from './terminal-settings.js';
 
 export interface PlanRequest {
@@ -17,7 +17,7 @@ export interface PlanRequest {
   readonly timeoutSeconds?: number;
   /** The principal creating the session, recorded as its owner. */
   readonly owner?: string;
-  /** A new session stays pinned (never evicted) until the registry is told otherwise: a command is about to start in it. */
+  /** A new session stays pinned (never evicted) until the store is told otherwise: a command is about to start in it. */
   readonly pinNewSession?: boolean;
   /**
    * A new session waits for room at a cap instead of failing (a one-shot execute, whose session ends with its
@@ -27,7 +27,7 @@ export interface PlanRequest {
 }
 
 export interface PlanServiceOptions {
-  readonly sessions: TerminalSessions;
+  readonly sessions: TerminalSessionStore;
   readonly policy: PolicyEngine;
   readonly workspace: WorkspaceFS;
   readonly approvals: ApprovalService;
@@ -50,39 +50,29 @@ export class PlanService {
         'Choose a timeout within the configured maximum.',
       );
     }
-    const existing = request.sessionId === undefined ? undefined : sessions.live(request.sessionId);
+    const existing = request.sessionId === undefined ? undefined : sessions.get(request.sessionId);
     // The directory is resolved before a session is created, so a bad cwd leaves nothing behind.
-    let cwd = await workspace.resolveDirectory(request.cwd ?? existing?.session.cwd);
-    let ledger = existing;
-    if (!ledger && request.waitForRoom) {
-      const opened = await sessions.openWhenRoom(workspace.root, request.owner, { pinned: request.pinNewSession, signal: request.waitForRoom.signal });
-      ledger = opened.ledger;
+    let cwd = await workspace.resolveDirectory(request.cwd ?? existing?.cwd);
+    let terminal = existing;
+    if (!terminal && request.waitForRoom) {
+      const opened = await sessions.createWhenRoom(workspace.root, request.owner, { pinned: request.pinNewSession, signal: request.waitForRoom.signal });
+      terminal = opened.terminal;
       // After a wait the directory may have changed: it is resolved again, so the plan is judged on what is there now.
-      if (opened.waited) cwd = await this.resolveAgain(ledger, request.cwd);
+      if (opened.waited) cwd = await this.resolveAgain(terminal, request.cwd);
     }
-    ledger ??= sessions.open(workspace.root, request.owner, { pinned: request.pinNewSession });
-    const { session } = ledger;
-    const plan = this.judge(session.id, request.command, cwd, timeoutSeconds);
-    ledger.addPlan(plan);
-    session.publish({
-      type: 'policy_decision',
-      sessionId: session.id,
-      command: plan.command,
-      verdict: plan.decision.verdict,
-      reasons: plan.decision.reasons,
-      at: plan.createdAt,
-    });
-    session.publish({ type: 'plan', sessionId: session.id, planId: plan.id, at: plan.createdAt });
+    terminal ??= sessions.create(workspace.root, request.owner, { pinned: request.pinNewSession });
+    const plan = this.judge(terminal.id, request.command, cwd, timeoutSeconds);
+    terminal.plan(plan);
     return plan;
   }
 
   /** The directory resolved again in a session opened for this request; a failure closes that session. */
-  private async resolveAgain(ledger: SessionLedger, cwd: string | undefined): Promise<string> {
+  private async resolveAgain(terminal: TerminalSession, cwd: string | undefined): Promise<string> {
     try {
       return await this.options.workspace.resolveDirectory(cwd);
     } catch (error) {
-      this.options.sessions.unpin(ledger.session.id);
-      await this.options.sessions.discard(ledger.session.id);
+      this.options.sessions.unpin(terminal.id);
+      await this.options.sessions.end(terminal.id, 'one_shot_finished');
       throw error;
     }
   }

@@ -7,7 +7,7 @@ import type { ExecutionReceipt, ReceiptStatus } from '../../domain/terminal/rece
 import type { Logger } from '../logging/logger.js';
 import { summarizePolicy } from './policy-summary.js';
 import type { SecretRedactor } from './secret-redactor.js';
-import type { SessionLedger } from './session-ledger.js';
+import type { TerminalSession } from '../../domain/terminal/terminal-session.js';
 
 export interface ReceiptRecorderOptions {
   readonly signer: ReceiptSigner;
@@ -27,17 +27,16 @@ export interface ReceiptRecorderOptions {
 export class ReceiptRecorder {
   constructor(private readonly options: ReceiptRecorderOptions) {}
 
-  /** Resolves with the receipt once the command has finished (and records it in the ledger). */
-  track(ledger: SessionLedger, plan: TerminalPlan, command: RunningCommand): Promise<ExecutionReceipt> {
-    const receipt = command.finished().then((outcome) => this.record(ledger, plan, command, outcome));
-    ledger.commandStarted(command.id, receipt);
+  /** Resolves with the receipt once the command has finished (and its terminal session has recorded it). */
+  track(terminal: TerminalSession, plan: TerminalPlan, command: RunningCommand): Promise<ExecutionReceipt> {
+    const receipt = command.finished().then((outcome) => this.record(terminal, plan, command, outcome));
+    terminal.awaitReceipt(command.id, receipt);
     return receipt;
   }
 
-  private record(ledger: SessionLedger, plan: TerminalPlan, command: RunningCommand, outcome: CommandOutcome): ExecutionReceipt {
+  private record(terminal: TerminalSession, plan: TerminalPlan, command: RunningCommand, outcome: CommandOutcome): ExecutionReceipt {
     const { signer, redactor } = this.options;
     const status = finalStatus(outcome);
-    plan.finish(status);
     const receipt = signer.sign({
       schema_version: '1.0',
       id: this.options.newReceiptId(),
@@ -63,7 +62,7 @@ export class ReceiptRecorder {
       ...(plan.confinement ? { confinement: plan.confinement } : {}),
       ...(outcome.runOnOpenChanges ? { run_on_open_changes: outcome.runOnOpenChanges.map((change) => redactor.redact(change)) } : {}),
     });
-    ledger.addReceipt(receipt);
+    terminal.finish(plan, receipt);
     this.archive(receipt);
     return receipt;
   }

@@ -1,9 +1,8 @@
-import type { ExecutionSession } from '../../domain/execution/execution-session.js';
 import { isLiveStatus, type CommandOutcome } from '../../domain/execution/execution-types.js';
 import type { PlanStatus } from '../../domain/terminal/plan-types.js';
-import type { SessionRegistry } from '../sessions/session-registry.js';
+import type { TerminalSession } from '../../domain/terminal/terminal-session.js';
 import type { SecretRedactor } from './secret-redactor.js';
-import type { SessionLedgers } from './session-ledger.js';
+import type { TerminalSessionStore } from './terminal-session-store.js';
 import { isoAt } from './clock.js';
 import { decodeCursor, encodeCursor } from '../pagination/cursor.js';
 import { InvalidCursor } from '../../domain/errors.js';
@@ -37,8 +36,7 @@ const NO_PLANS: Readonly<Record<PlanStatus, number>> = Object.freeze({
 });
 
 export interface SessionOverviewOptions {
-  readonly registry: SessionRegistry;
-  readonly ledgers: SessionLedgers;
+  readonly sessions: TerminalSessionStore;
   readonly redactor: SecretRedactor;
   /** Sessions per `terminal_sessions` page (TERM_MCP_PAGE_SIZE). */
   readonly pageSize: number;
@@ -62,24 +60,24 @@ export class SessionOverview {
    */
   list(principal: string | undefined, cursor?: string): SessionPage {
     const after = cursor === undefined ? 0 : decodeRank(cursor);
-    const owned = this.options.registry.entries().filter((entry) => entry.owner === principal && entry.ordinal > after);
+    const owned = this.options.sessions.entries().filter((entry) => entry.owner === principal && entry.ordinal > after);
     const page = owned.slice(0, this.options.pageSize);
     const last = page.at(-1);
-    const sessions = page.map((entry) => this.summarize(entry.session));
+    const sessions = page.map((entry) => this.summarize(entry.terminal));
     return owned.length > page.length && last ? { sessions, nextCursor: encodeCursor(String(last.ordinal)) } : { sessions };
   }
 
   /** Kills the session's commands and forgets it, its plans and its receipts. */
   async close(sessionId: string): Promise<void> {
-    await this.options.registry.close(sessionId);
+    await this.options.sessions.close(sessionId);
   }
 
-  private summarize(session: ExecutionSession): SessionSummary {
-    const ledger = this.options.ledgers.find(session.id);
+  private summarize(terminal: TerminalSession): SessionSummary {
+    const session = terminal.execution;
     const planCounts = { ...NO_PLANS };
-    for (const plan of ledger?.plans() ?? []) planCounts[plan.status] += 1;
+    for (const plan of terminal.plans()) planCounts[plan.status] += 1;
     const live = [...session.commands()].reverse().find((command) => isLiveStatus(command.outcome().status));
-    const plan = live ? ledger?.planOfCommand(live.id) : undefined;
+    const plan = live ? terminal.planOfCommand(live.id) : undefined;
     return {
       sessionId: session.id,
       cwd: session.cwd,
@@ -95,7 +93,7 @@ export class SessionOverview {
           }
         : null,
       planCounts,
-      receipts: ledger?.receiptCount() ?? 0,
+      receipts: terminal.receiptCount(),
     };
   }
 }

@@ -32,7 +32,7 @@ export interface ExecutionSession {
   readonly createdAt: string;
   /** Default working directory (absolute, inside the workspace). */
   readonly cwd: string;
-  /** Milliseconds since the epoch of the last use; the registry expires idle sessions from it. */
+  /** Milliseconds since the epoch of the last use; the terminal session store expires idle sessions from it. */
   lastActivityMs(): number;
   touch(): void;
   /** Starts a command. Throws a typed error when the per-session process limit is reached. */

@@ -12,13 +12,16 @@ export interface ApprovalBinding {
   readonly cwd: string;
 }
 
-/** A single-use, expiring approval slot issued with a plan that needs approval. */
+/**
+ * A single-use, expiring approval slot issued with a plan that needs approval. A value: approving or using it
+ * replaces the plan's grant with a new one (`approvedGrant`, `consumedGrant`), never changes it in place.
+ */
 export interface ApprovalGrant extends ApprovalBinding {
   readonly id: string;
   readonly issuedAtMs: number;
   readonly expiresAtMs: number;
-  approvedAtMs: number | null;
-  approvedVia: ApprovalChannel | null;
+  readonly approvedAtMs: number | null;
+  readonly approvedVia: ApprovalChannel | null;
   /** Set when the execution it allowed started: an approval is used once. */
-  consumedAtMs: number | null;
+  readonly consumedAtMs: number | null;
 }

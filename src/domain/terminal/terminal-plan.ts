@@ -1,6 +1,8 @@
 import type { ConfinementSummary } from '../execution/command-confinement.js';
+import type { RunningCommand } from '../execution/execution-session.js';
 import type { PolicyDecision, PolicyMode } from '../policy/policy-types.js';
-import type { ApprovalGrant } from './approval-types.js';
+import { approvedGrant, consumedGrant } from './approval-grant.js';
+import type { ApprovalChannel, ApprovalGrant } from './approval-types.js';
 import type { FinalPlanStatus, PlanLimits, PlanStatus } from './plan-types.js';
 import { ApprovalRequired, InvalidPlanTransition, PlanBlocked, PlanRunning } from './terminal-errors.js';
 
@@ -21,11 +23,16 @@ export interface PlanFacts {
   readonly approval: ApprovalGrant | undefined;
 }
 
+/** What a started plan knows of its command: its id and its live status (running or paused). */
+export type PlanCommand = Pick<RunningCommand, 'id' | 'outcome'>;
+
 /**
  * One command judged by the policy in one session (seed §3.3), and the only place its status changes:
  *   planned -> approved -> running <-> paused -> succeeded | failed | cancelled | timed_out; blocked is final.
  * Each transition checks the current status and refuses with the seed's error (planning never executes anything;
- * a plan executes at most once).
+ * a plan executes at most once). Once started, running or paused is read from its command (never copied); the
+ * final status is its receipt's. Its approval grant is a value, replaced when approved and when used.
+ * Changed only through its `TerminalSession`, which records the events.
  */
 export class TerminalPlan implements PlanFacts {
   readonly id: string;
@@ -37,10 +44,12 @@ export class TerminalPlan implements PlanFacts {
   readonly decision: PolicyDecision;
   readonly limits: PlanLimits;
   readonly confinement: ConfinementSummary | undefined;
-  readonly approval: ApprovalGrant | undefined;
-  private currentStatus: PlanStatus;
+  private grant: ApprovalGrant | undefined;
+  /** Before it starts: planned, approved or blocked. */
+  private unstartedStatus: PlanStatus;
   private approvedAtIso: string | null = null;
-  private startedCommandId: string | null = null;
+  private startedCommand: PlanCommand | null = null;
+  private finalStatus: FinalPlanStatus | null = null;
 
   constructor(facts: PlanFacts) {
     this.id = facts.id;
@@ -52,12 +61,20 @@ export class TerminalPlan implements PlanFacts {
     this.decision = facts.decision;
     this.limits = facts.limits;
     this.confinement = facts.confinement;
-    this.approval = facts.approval;
-    this.currentStatus = facts.decision.verdict === 'deny' ? 'blocked' : 'planned';
+    this.grant = facts.approval;
+    this.unstartedStatus = facts.decision.verdict === 'deny' ? 'blocked' : 'planned';
   }
 
   get status(): PlanStatus {
-    return this.currentStatus;
+    if (this.finalStatus !== null) return this.finalStatus;
+    if (this.startedCommand === null) return this.unstartedStatus;
+    // Until its receipt is recorded the plan is live, whatever its command's process did meanwhile.
+    return this.startedCommand.outcome().status === 'paused' ? 'paused' : 'running';
+  }
+
+  /** Issued with the plan, only when the decision requires approval; replaced when approved and when used. */
+  get approval(): ApprovalGrant | undefined {
+    return this.grant;
   }
 
   get approvedAt(): string | null {
@@ -66,7 +83,7 @@ export class TerminalPlan implements PlanFacts {
 
   /** The command started from this plan, once it executed. */
   get commandId(): string | null {
-    return this.startedCommandId;
+    return this.startedCommand?.id ?? null;
   }
 
   get requiresApproval(): boolean {
@@ -75,19 +92,22 @@ export class TerminalPlan implements PlanFacts {
 
   /** Its command runs (or is paused): it cannot be retried, and is never forgotten. */
   get isLive(): boolean {
-    return this.currentStatus === 'running' || this.currentStatus === 'paused';
+    return this.startedCommand !== null && this.finalStatus === null;
   }
 
   /** Approving is allowed only from `planned`; a blocked plan says so with its reasons. */
   assertApprovable(): void {
-    if (this.currentStatus === 'blocked') throw new PlanBlocked(this.id, 'approved', this.decision.reasons);
-    if (this.currentStatus !== 'planned') throw new InvalidPlanTransition(this.id, this.currentStatus, 'approve');
+    const status = this.status;
+    if (status === 'blocked') throw new PlanBlocked(this.id, 'approved', this.decision.reasons);
+    if (status !== 'planned') throw new InvalidPlanTransition(this.id, status, 'approve');
   }
 
-  approve(at: string): void {
+  /** Approved at `nowMs` through `via`: its grant (if it has one) is replaced by the approved one; an expired one refuses. */
+  approve(nowMs: number, via: ApprovalChannel): void {
     this.assertApprovable();
-    this.currentStatus = 'approved';
-    this.approvedAtIso = at;
+    if (this.grant) this.grant = approvedGrant(this.grant, via, nowMs);
+    this.unstartedStatus = 'approved';
+    this.approvedAtIso = new Date(nowMs).toISOString();
   }
 
   /**
@@ -96,41 +116,28 @@ export class TerminalPlan implements PlanFacts {
    * `approvalNextStep` says what to do about a missing approval (it depends on who may approve).
    */
   assertExecutable(approvalNextStep: () => string): void {
-    if (this.currentStatus === 'blocked') throw new PlanBlocked(this.id, 'executed', this.decision.reasons);
-    if (this.currentStatus !== 'planned' && this.currentStatus !== 'approved') throw new InvalidPlanTransition(this.id, this.currentStatus, 'execute');
-    if (this.requiresApproval && this.currentStatus !== 'approved') {
-      throw new ApprovalRequired(this.id, this.sessionId, this.approval?.id, approvalNextStep());
+    const status = this.status;
+    if (status === 'blocked') throw new PlanBlocked(this.id, 'executed', this.decision.reasons);
+    if (status !== 'planned' && status !== 'approved') throw new InvalidPlanTransition(this.id, status, 'execute');
+    if (this.requiresApproval && status !== 'approved') {
+      throw new ApprovalRequired(this.id, this.sessionId, this.grant?.id, approvalNextStep());
     }
   }
 
-  /** The plan's command has started. */
-  start(commandId: string, approvalNextStep: () => string): void {
+  /** The plan's command has started at `nowMs`: from now on its live status is the command's; its approval is used. */
+  start(command: PlanCommand, nowMs: number, approvalNextStep: () => string): void {
     this.assertExecutable(approvalNextStep);
-    this.currentStatus = 'running';
-    this.startedCommandId = commandId;
-  }
-
-  /** Seed `{paused}`: false (and no change) unless the plan is running. */
-  pause(): boolean {
-    if (this.currentStatus !== 'running') return false;
-    this.currentStatus = 'paused';
-    return true;
-  }
-
-  /** Seed `{resumed}`: false (and no change) unless the plan is paused. */
-  resume(): boolean {
-    if (this.currentStatus !== 'paused') return false;
-    this.currentStatus = 'running';
-    return true;
+    this.startedCommand = command;
+    if (this.grant) this.grant = consumedGrant(this.grant, nowMs);
   }
 
   /** The command ended: the plan takes the receipt's status. Only a started plan finishes. */
   finish(status: FinalPlanStatus): void {
-    if (!this.isLive) throw new InvalidPlanTransition(this.id, this.currentStatus, 'finish');
-    this.currentStatus = status;
+    if (!this.isLive) throw new InvalidPlanTransition(this.id, this.status, 'finish');
+    this.finalStatus = status;
   }
 
   assertRetryable(): void {
-    if (this.isLive) throw new PlanRunning(this.id, this.currentStatus);
+    if (this.isLive) throw new PlanRunning(this.id, this.status);
   }
 }

@@ -1,6 +1,5 @@
 import { typedModule } from '../typed-module.js';
 import type { PolicySettings } from '../../application/policy/policy-settings.js';
-import { SessionRegistry } from '../../application/sessions/session-registry.js';
 import { ApprovalService } from '../../application/terminal/approval-service.js';
 import { CommandInput } from '../../application/terminal/command-input.js';
 import { CommandLocator } from '../../application/terminal/command-locator.js';
@@ -10,9 +9,8 @@ import { ExecutionService } from '../../application/terminal/execution-service.j
 import { PlanService } from '../../application/terminal/plan-service.js';
 import type { ReceiptRecorder } from '../../application/terminal/receipt-recorder.js';
 import type { SecretRedactor } from '../../application/terminal/secret-redactor.js';
-import { SessionLedgers } from '../../application/terminal/session-ledger.js';
 import { SessionOverview } from '../../application/terminal/session-overview.js';
-import { TerminalSessions } from '../../application/terminal/terminal-sessions.js';
+import { TerminalSessionStore } from '../../application/terminal/terminal-session-store.js';
 import type { TerminalSettings } from '../../application/terminal/terminal-settings.js';
 import type { TerminalToolkit } from '../../application/terminal/terminal-toolkit.js';
 import { terminalTools } from '../../application/terminal/terminal-tools.js';
@@ -21,6 +19,7 @@ import { ChildProcessSessionFactory } from '../../adapters/process/child-process
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import type { ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
+import type { TerminalEvents } from '../../domain/terminal/terminal-events.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../../application/terminal/clock.js';
@@ -28,9 +27,9 @@ import { signalNumber } from '../signal-number.js';
 import { TYPES, type IdGenerator, type ServerEnvironment } from '../types.js';
 
 /**
- * The terminal: execution sessions (child processes, through the confinement), the session registry and ledgers,
- * the use cases (plan, approve, execute, signal, read, write, list) and the terminal tools built from them.
- * `shutdownTerminal` closes every session through the registry.
+ * The terminal: execution sessions (child processes, through the confinement), the one store of terminal sessions
+ * and its events, the use cases (plan, approve, execute, signal, read, write, list) and the terminal tools built from
+ * them. `shutdownTerminal` closes every session through the store.
  */
 export const terminalModule = typedModule(({ bind }) => {
   bind<TerminalSettings>(TYPES.TerminalSettings).toResolvedValue(
@@ -53,51 +52,44 @@ export const terminalModule = typedModule(({ bind }) => {
       new ChildProcessSessionFactory({ maxProcessesPerSession: config.maxProcessesPerSession, confinement, serverEnv }),
     [TYPES.Config, TYPES.CommandConfinement, TYPES.ServerEnvironment],
   );
-  bind<SessionRegistry>(TYPES.SessionRegistry).toResolvedValue(
+  bind<TerminalSessionStore>(TYPES.TerminalSessionStore).toResolvedValue(
     (config: Config, factory: ExecutionSessionFactory, newId: IdGenerator) => {
-      const registry = new SessionRegistry({
+      const store = new TerminalSessionStore({
         factory,
         maxSessions: config.maxSessions,
         maxSessionsPerOwner: config.maxSessionsPerPrincipal,
         idleTimeoutMs: config.sessionTimeoutSeconds * 1000,
         newId,
+        // Ended one-shot sessions stay readable as long as an idle session would have lived.
+        retentionMs: config.sessionTimeoutSeconds * 1000,
       });
-      // Idle sessions also expire while nobody calls (the registry sweeps lazily on use too); the timer is unref'd.
-      registry.startSweeper(Math.min(60_000, (config.sessionTimeoutSeconds * 1000) / 4));
-      return registry;
+      // The one sweeper: idle sessions expire while nobody calls (a lookup never hands one out); the timer is unref'd.
+      store.startSweeper(Math.min(60_000, (config.sessionTimeoutSeconds * 1000) / 4));
+      return store;
     },
     [TYPES.Config, TYPES.ExecutionSessionFactory, TYPES.NewId],
   );
-  // Ended one-shot sessions stay readable as long as an idle session would have lived.
-  bind<SessionLedgers>(TYPES.SessionLedgers).toResolvedValue(
-    (config: Config) => new SessionLedgers({ retentionMs: config.sessionTimeoutSeconds * 1000 }),
-    [TYPES.Config],
-  );
-  bind<TerminalSessions>(TYPES.TerminalSessions).toResolvedValue(
-    (registry: SessionRegistry, ledgers: SessionLedgers) => new TerminalSessions(registry, ledgers),
-    [TYPES.SessionRegistry, TYPES.SessionLedgers],
-  );
+  bind<TerminalEvents>(TYPES.TerminalEvents).toResolvedValue((store: TerminalSessionStore) => store.events, [TYPES.TerminalSessionStore]);
   bind<ApprovalService>(TYPES.ApprovalService).toResolvedValue(
-    (sessions: TerminalSessions, settings: TerminalSettings, now: Clock, newApprovalId: IdGenerator) =>
+    (sessions: TerminalSessionStore, settings: TerminalSettings, now: Clock, newApprovalId: IdGenerator) =>
       new ApprovalService({ sessions, channel: settings.approvalChannel, ttlSeconds: settings.approvalTtlSeconds, now, newApprovalId }),
-    [TYPES.TerminalSessions, TYPES.TerminalSettings, TYPES.Clock, TYPES.NewApprovalId],
+    [TYPES.TerminalSessionStore, TYPES.TerminalSettings, TYPES.Clock, TYPES.NewApprovalId],
   );
   bind<PlanService>(TYPES.PlanService).toResolvedValue(
-    (sessions: TerminalSessions, policy: PolicyEngine, workspace: WorkspaceFS, approvals: ApprovalService, settings: TerminalSettings, now: Clock, newPlanId: IdGenerator) =>
+    (sessions: TerminalSessionStore, policy: PolicyEngine, workspace: WorkspaceFS, approvals: ApprovalService, settings: TerminalSettings, now: Clock, newPlanId: IdGenerator) =>
       new PlanService({ sessions, policy, workspace, approvals, settings, now, newPlanId }),
-    [TYPES.TerminalSessions, TYPES.PolicyEngine, TYPES.WorkspaceFS, TYPES.ApprovalService, TYPES.TerminalSettings, TYPES.Clock, TYPES.NewId],
+    [TYPES.TerminalSessionStore, TYPES.PolicyEngine, TYPES.WorkspaceFS, TYPES.ApprovalService, TYPES.TerminalSettings, TYPES.Clock, TYPES.NewId],
   );
   bind<ExecutionService>(TYPES.ExecutionService).toResolvedValue(
-    (sessions: TerminalSessions, policy: PolicyEngine, workspace: WorkspaceFS, plans: PlanService, approvals: ApprovalService, recorder: ReceiptRecorder) =>
-      new ExecutionService({ sessions, policy, workspace, plans, approvals, recorder }),
-    [TYPES.TerminalSessions, TYPES.PolicyEngine, TYPES.WorkspaceFS, TYPES.PlanService, TYPES.ApprovalService, TYPES.ReceiptRecorder],
+    (sessions: TerminalSessionStore, policy: PolicyEngine, workspace: WorkspaceFS, plans: PlanService, approvals: ApprovalService, recorder: ReceiptRecorder, now: Clock) =>
+      new ExecutionService({ sessions, policy, workspace, plans, approvals, recorder, now }),
+    [TYPES.TerminalSessionStore, TYPES.PolicyEngine, TYPES.WorkspaceFS, TYPES.PlanService, TYPES.ApprovalService, TYPES.ReceiptRecorder, TYPES.Clock],
   );
   bind<SessionOverview>(TYPES.SessionOverview).toResolvedValue(
-    (registry: SessionRegistry, ledgers: SessionLedgers, redactor: SecretRedactor, config: Config) =>
-      new SessionOverview({ registry, ledgers, redactor, pageSize: config.pageSize }),
-    [TYPES.SessionRegistry, TYPES.SessionLedgers, TYPES.SecretRedactor, TYPES.Config],
+    (sessions: TerminalSessionStore, redactor: SecretRedactor, config: Config) => new SessionOverview({ sessions, redactor, pageSize: config.pageSize }),
+    [TYPES.TerminalSessionStore, TYPES.SecretRedactor, TYPES.Config],
   );
-  bind<CommandLocator>(TYPES.CommandLocator).toResolvedValue((sessions: TerminalSessions) => new CommandLocator(sessions), [TYPES.TerminalSessions]);
+  bind<CommandLocator>(TYPES.CommandLocator).toResolvedValue((sessions: TerminalSessionStore) => new CommandLocator(sessions), [TYPES.TerminalSessionStore]);
   bind<CommandSignals>(TYPES.CommandSignals).toResolvedValue((locator: CommandLocator) => new CommandSignals(locator), [TYPES.CommandLocator]);
   bind<CommandReader>(TYPES.CommandReader).toResolvedValue(
     (locator: CommandLocator, redactor: SecretRedactor) => new CommandReader(locator, redactor),

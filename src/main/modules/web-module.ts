@@ -1,10 +1,10 @@
 import { typedModule } from '../typed-module.js';
 import type { Logger } from '../../application/logging/logger.js';
-import type { SessionRegistry } from '../../application/sessions/session-registry.js';
 import type { ApprovalService } from '../../application/terminal/approval-service.js';
 import type { PlanService } from '../../application/terminal/plan-service.js';
-import type { TerminalSessions } from '../../application/terminal/terminal-sessions.js';
+import type { TerminalSessionStore } from '../../application/terminal/terminal-session-store.js';
 import type { TerminalSettings } from '../../application/terminal/terminal-settings.js';
+import type { TerminalEvents } from '../../domain/terminal/terminal-events.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { Config } from '../config.js';
 import { TYPES } from '../types.js';
@@ -16,18 +16,18 @@ export const webModule = typedModule(({ bind }) => {
     (
       config: Config,
       logger: Logger,
-      registry: SessionRegistry,
-      terminalSessions: TerminalSessions,
+      sessions: TerminalSessionStore,
+      events: TerminalEvents,
       workspace: WorkspaceFS,
       settings: TerminalSettings,
       approvals: ApprovalService,
       plans: PlanService,
-    ) => mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans }),
+    ) => mountWeb({ config, logger, sessions, events, workspace, settings, approvals, plans }),
     [
       TYPES.Config,
       TYPES.Logger,
-      TYPES.SessionRegistry,
-      TYPES.TerminalSessions,
+      TYPES.TerminalSessionStore,
+      TYPES.TerminalEvents,
       TYPES.WorkspaceFS,
       TYPES.TerminalSettings,
       TYPES.ApprovalService,

@@ -88,10 +88,10 @@ describe('approvals (client channel)', () => {
     expect(retried).toMatchObject({ status: 'planned', approval_id: expect.any(String) });
   });
 
-  test('approving publishes an approved event', async () => {
+  test('approving publishes an approved event through TerminalEvents', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'touch a.txt' });
     const events: string[] = [];
-    fixture.registry.get(String(plan.session_id)).subscribe((event) => events.push(event.type));
+    fixture.events.subscribe(String(plan.session_id), (event) => events.push(event.type));
     await fixture.ok('terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
     expect(events).toEqual(['approved']);
   });

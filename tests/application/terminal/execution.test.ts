@@ -123,8 +123,8 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
     expect(result.isError).toBe(false);
     expect(result.structuredContent).toMatchObject({ status: 'succeeded', stdout: `${fixture.root}\n`, cwd: fixture.root });
     const session_id = String(result.structuredContent.session_id);
-    expect(fixture.registry.find(session_id)).toBeUndefined();
-    expect(fixture.registry.list()).toEqual([]);
+    expect(fixture.store.find(session_id)).toBeUndefined();
+    expect(fixture.store.list()).toEqual([]);
   });
 
   test("a finished one-shot session's receipt and output stay readable; other tools say it ended", async () => {
@@ -148,7 +148,7 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
   test('a one-shot started with wait_seconds 0 stays live while it runs, then ends with its receipt', async () => {
     const started = await fixture.ok('terminal_execute', { command: 'echo later', wait_seconds: 0 });
     const session_id = String(started.session_id);
-    expect(fixture.registry.find(session_id)).toBeDefined();
+    expect(fixture.store.find(session_id)).toBeDefined();
     let stdout = '';
     let read: Record<string, unknown> = { finished: false };
     while (read.finished !== true) {
@@ -157,7 +157,7 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
       stdout += (read.stdout as { text: string }).text;
     }
     expect(stdout).toBe('later\n');
-    await waitUntil(() => fixture.registry.find(session_id) === undefined);
+    await waitUntil(() => fixture.store.find(session_id) === undefined);
     expect(await fixture.ok('terminal_receipt', { session_id })).toMatchObject({ status: 'succeeded', stdout: 'later\n' });
   });
 
@@ -166,8 +166,8 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
     const needsApproval = await fixture.call('terminal_execute', { command: 'sleep 1' });
     const deniedSession = String((denied.structuredContent.details as { sessionId: string }).sessionId);
     const approvalSession = String((needsApproval.structuredContent.details as { sessionId: string }).sessionId);
-    expect(fixture.registry.find(deniedSession)).toBeUndefined();
-    expect(fixture.registry.find(approvalSession)).toBeDefined();
+    expect(fixture.store.find(deniedSession)).toBeUndefined();
+    expect(fixture.store.find(approvalSession)).toBeDefined();
   });
 
   test('command that needs approval is planned but not executed, and the error names the plan', async () => {

@@ -149,7 +149,7 @@ describe('plan state machine', () => {
     expect(running).toMatchObject({ status: 'running', plan_id: plan.id, stdin_open: false });
     const session_id = plan.session_id;
     expect(await fixture.ok('terminal_pause', { session_id })).toEqual({ paused: true });
-    expect(fixture.ledgers.find(String(session_id))?.plan(String(plan.id)).status).toBe('paused');
+    expect(fixture.store.find(String(session_id))?.planById(String(plan.id)).status).toBe('paused');
     expect(await fixture.ok('terminal_pause', { session_id })).toEqual({ paused: false });
     expect(await fixture.ok('terminal_resume', { session_id })).toEqual({ resumed: true });
     expect(await fixture.ok('terminal_resume', { session_id })).toEqual({ resumed: false });
@@ -163,7 +163,7 @@ describe('plan state machine', () => {
     const plan = await fixture.ok('terminal_plan', { command: 'sleep 5' });
     await fixture.ok('terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
     const execution = fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: plan.id });
-    await waitUntil(() => fixture.ledgers.find(String(plan.session_id))?.plan(String(plan.id)).status === 'running');
+    await waitUntil(() => fixture.store.find(String(plan.session_id))?.planById(String(plan.id)).status === 'running');
     const other = await fixture.ok('terminal_plan', { command: 'echo busy', session_id: plan.session_id });
     const busy = await fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: other.id });
     expect(busy.structuredContent).toMatchObject({ code: 'process_limit_reached', message: 'another command is already running in this session' });

@@ -55,7 +55,7 @@ describe('terminal_sessions and terminal_session_close', () => {
     const plan = await fixture.ok('terminal_plan', { command: 'sleep 5', cwd: 'sub' });
     await fixture.ok('terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
     await fixture.ok('terminal_execute', { session_id: plan.session_id, plan_id: plan.id, wait_seconds: 0 });
-    const command = fixture.registry.get(String(plan.session_id)).commands()[0];
+    const command = fixture.store.get(String(plan.session_id)).execution.commands()[0];
     expect(await fixture.ok('terminal_session_close', { session_id: plan.session_id })).toEqual({ session_id: plan.session_id, closed: true });
     expect(command?.outcome().status).toBe('cancelled');
     expect((await fixture.ok('terminal_sessions', {})).sessions).toEqual([]);

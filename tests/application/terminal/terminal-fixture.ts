@@ -1,14 +1,13 @@
 import type { Container } from 'inversify';
 import { silentLogger, type Logger } from '../../../src/application/logging/logger';
-import type { SessionRegistry } from '../../../src/application/sessions/session-registry';
 import type { ApprovalService } from '../../../src/application/terminal/approval-service';
 import type { Clock } from '../../../src/application/terminal/clock';
 import type { CommandSignals } from '../../../src/application/terminal/command-signals';
 import type { ExecutionService } from '../../../src/application/terminal/execution-service';
 import type { PlanService } from '../../../src/application/terminal/plan-service';
 import { SecretRedactor } from '../../../src/application/terminal/secret-redactor';
-import type { SessionLedgers } from '../../../src/application/terminal/session-ledger';
 import type { SessionOverview } from '../../../src/application/terminal/session-overview';
+import type { TerminalSessionStore } from '../../../src/application/terminal/terminal-session-store';
 import type { TerminalSettings } from '../../../src/application/terminal/terminal-settings';
 import type { ToolCatalog, CallToolResult, ToolDescriptor } from '../../../src/application/tools/tool-catalog';
 import type { ToolDefinition } from '../../../src/application/tools/tool-definition';
@@ -20,6 +19,7 @@ import type { PolicyMode } from '../../../src/domain/policy/policy-types';
 import type { ApprovalChannel } from '../../../src/domain/terminal/approval-types';
 import type { ReceiptAuditLog } from '../../../src/domain/terminal/receipt-audit-log';
 import type { ReceiptSigner } from '../../../src/domain/terminal/receipt-signer';
+import type { TerminalEvents } from '../../../src/domain/terminal/terminal-events';
 import { loadConfig } from '../../../src/main/config';
 import { configuredContainer, shutdownTerminal } from '../../../src/main/container';
 import { SERVER_MODULES } from '../../../src/main/modules';
@@ -53,8 +53,10 @@ export class TerminalFixture {
   /** The server's modules (src/main/modules), with only the replacements below rebound. */
   readonly container: Container;
   readonly signer: ReceiptSigner;
-  readonly registry: SessionRegistry;
-  readonly ledgers: SessionLedgers;
+  /** The one store of terminal sessions. */
+  readonly store: TerminalSessionStore;
+  /** Their plan and command events, as the UI's stream reads them. */
+  readonly events: TerminalEvents;
   readonly approvals: ApprovalService;
   readonly plans: PlanService;
   readonly execution: ExecutionService;
@@ -108,8 +110,8 @@ export class TerminalFixture {
     }));
     this.container = container;
     this.signer = container.get<ReceiptSigner>(TYPES.ReceiptSigner);
-    this.registry = container.get<SessionRegistry>(TYPES.SessionRegistry);
-    this.ledgers = container.get<SessionLedgers>(TYPES.SessionLedgers);
+    this.store = container.get<TerminalSessionStore>(TYPES.TerminalSessionStore);
+    this.events = container.get<TerminalEvents>(TYPES.TerminalEvents);
     this.approvals = container.get<ApprovalService>(TYPES.ApprovalService);
     this.plans = container.get<PlanService>(TYPES.PlanService);
     this.execution = container.get<ExecutionService>(TYPES.ExecutionService);

@@ -56,7 +56,7 @@ describe('terminal_plan', () => {
     });
     // The next step names the arguments with this plan's values: its `id` is the plan_id to send.
     expect(plan.next_step).toBe(`Call terminal_execute with {"session_id": "${String(plan.session_id)}", "plan_id": "${String(plan.id)}"} to run it.`);
-    expect(fixture.registry.find(String(plan.session_id))).toBeDefined();
+    expect(fixture.store.find(String(plan.session_id))).toBeDefined();
   });
 
   test('plans `cd src && ls` in src, and answers a cd out of the workspace with a next step naming the cwd argument', async () => {
@@ -73,7 +73,7 @@ describe('terminal_plan', () => {
     const second = await fixture.ok('terminal_plan', { command: 'ls', session_id: first.session_id });
     expect(second.session_id).toBe(first.session_id);
     expect(second.id).not.toBe(first.id);
-    expect(fixture.registry.list()).toHaveLength(1);
+    expect(fixture.store.list()).toHaveLength(1);
   });
 
   test('issues an approval id with an expiry only when the command needs approval', async () => {
@@ -107,7 +107,7 @@ describe('terminal_plan', () => {
     const result = await fixture.call('terminal_plan', { command: 'ls', cwd: '../' });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ code: 'path_outside_workspace' });
-    expect(fixture.registry.list()).toHaveLength(0);
+    expect(fixture.store.list()).toHaveLength(0);
   });
 
   test('refuses a cwd that is a file', async () => {
@@ -130,10 +130,10 @@ describe('terminal_plan', () => {
     expect(result.structuredContent.next_step).toEqual(expect.any(String));
   });
 
-  test('publishes policy_decision and plan events on the session', async () => {
+  test('publishes policy_decision and plan events of the session through TerminalEvents', async () => {
     const first = await fixture.ok('terminal_plan', { command: 'pwd' });
     const events: ExecutionEvent[] = [];
-    fixture.registry.get(String(first.session_id)).subscribe((event) => events.push(event));
+    fixture.events.subscribe(String(first.session_id), (event) => events.push(event));
     const plan = await fixture.ok('terminal_plan', { command: 'cat /etc/passwd', session_id: first.session_id });
     expect(events.map((event) => event.type)).toEqual(['policy_decision', 'plan']);
     expect(events[0]).toMatchObject({ verdict: 'deny', command: 'cat /etc/passwd', reasons: ['path escapes the workspace: /etc/passwd'] });

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ChildProcessSessionFactory } from '../../../src/adapters/process/child-process-session-factory';
-import { SessionRegistry } from '../../../src/application/sessions/session-registry';
+import { TerminalSessionStore } from '../../../src/application/terminal/terminal-session-store';
 import { SessionEvicted, SessionExpired, SessionLimitReached, SessionNotFound } from '../../../src/domain/execution/execution-errors';
-import type { CommandLaunch } from '../../../src/domain/execution/execution-types';
+import type { CommandLaunch, ExecutionEvent } from '../../../src/domain/execution/execution-types';
 import { isAlive, waitFor } from '../../adapters/process/process-probe';
 import { sandboxFor } from '../../support/sandbox';
 
@@ -12,17 +12,17 @@ const IDLE_TIMEOUT_MS = 1000;
 
 let workspace: string;
 let clock: number;
-let registry: SessionRegistry;
+let registry: TerminalSessionStore;
 
 function sleepLaunch(): CommandLaunch {
   return { launch: { kind: 'argv', argv: ['/bin/sleep', '30'] }, cwd: workspace, timeoutMs: 10_000, maxOutputBytes: 1024 };
 }
 
 /** `maxSessionsPerOwner: 'default'` leaves the share unconfigured. */
-function createRegistry(maxSessions = 2, maxSessionsPerOwner: number | 'default' = maxSessions, maxRemembered?: number): SessionRegistry {
+function createRegistry(maxSessions = 2, maxSessionsPerOwner: number | 'default' = maxSessions, maxRemembered?: number): TerminalSessionStore {
   let counter = 0;
   const now = (): number => clock;
-  return new SessionRegistry({
+  return new TerminalSessionStore({
     factory: new ChildProcessSessionFactory({ killGraceMs: 200, now, confinement: sandboxFor(workspace) }),
     maxSessions,
     maxSessionsPerOwner: maxSessionsPerOwner === 'default' ? undefined : maxSessionsPerOwner,
@@ -34,7 +34,7 @@ function createRegistry(maxSessions = 2, maxSessionsPerOwner: number | 'default'
 }
 
 beforeEach(() => {
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'term-mcp-registry-'));
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'term-mcp-store-'));
   clock = 1_000_000;
   registry = createRegistry();
 });
@@ -44,7 +44,7 @@ afterEach(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-describe('SessionRegistry', () => {
+describe('TerminalSessionStore', () => {
   it('creates sessions with minted ids and finds them again', () => {
     const session = registry.create(workspace);
 
@@ -69,7 +69,7 @@ describe('SessionRegistry', () => {
 
     const third = registry.create(workspace);
 
-    await waitFor(() => second.closed, 'the evicted session to close');
+    await waitFor(() => second.execution.closed, 'the evicted session to close');
     expect(registry.list()).toEqual([first, third]);
     expect(() => registry.get(second.id)).toThrow(SessionEvicted);
     expect(() => registry.get(second.id)).toThrow('session evicted');
@@ -79,15 +79,15 @@ describe('SessionRegistry', () => {
 
   it('never evicts a session whose command runs, and refuses only when every session runs one', () => {
     const busy = registry.create(workspace);
-    busy.start(sleepLaunch(), 'sleep 30');
+    busy.execution.start(sleepLaunch(), 'sleep 30');
     clock += 10;
     const idle = registry.create(workspace);
 
     const fresh = registry.create(workspace);
 
     expect(registry.list()).toEqual([busy, fresh]);
-    expect(idle.closed).toBe(true);
-    fresh.start(sleepLaunch(), 'sleep 30');
+    expect(idle.execution.closed).toBe(true);
+    fresh.execution.start(sleepLaunch(), 'sleep 30');
     expect(() => registry.create(workspace)).toThrow(SessionLimitReached);
     expect(registry.list()).toEqual([busy, fresh]);
   });
@@ -97,12 +97,12 @@ describe('SessionRegistry', () => {
     const other = registry.create(workspace);
 
     registry.create(workspace);
-    expect(pinned.closed).toBe(false);
-    expect(other.closed).toBe(true);
+    expect(pinned.execution.closed).toBe(false);
+    expect(other.execution.closed).toBe(true);
 
     registry.unpin(pinned.id);
     registry.create(workspace);
-    expect(pinned.closed).toBe(true);
+    expect(pinned.execution.closed).toBe(true);
   });
 
   it("evicts within the owner's own share and leaves other owners' sessions alone", () => {
@@ -114,21 +114,21 @@ describe('SessionRegistry', () => {
 
     const aliceThird = registry.create(workspace, 'alice');
 
-    expect(aliceOld.closed).toBe(true);
-    expect(bob.closed).toBe(false);
+    expect(aliceOld.execution.closed).toBe(true);
+    expect(bob.execution.closed).toBe(false);
     expect(registry.list()).toEqual([bob, aliceNew, aliceThird]);
   });
 
   it('one owner whose share runs commands does not lock another owner out', () => {
     registry = createRegistry(4, 2);
     const alice = [registry.create(workspace, 'alice'), registry.create(workspace, 'alice')];
-    for (const session of alice) session.start(sleepLaunch(), 'sleep 30');
+    for (const session of alice) session.execution.start(sleepLaunch(), 'sleep 30');
 
     expect(() => registry.create(workspace, 'alice')).toThrow(SessionLimitReached);
     const bob = [registry.create(workspace, 'bob'), registry.create(workspace, 'bob'), registry.create(workspace, 'bob')];
 
-    expect(bob.filter((session) => !session.closed)).toHaveLength(2);
-    expect(alice.every((session) => !session.closed)).toBe(true);
+    expect(bob.filter((session) => !session.execution.closed)).toHaveLength(2);
+    expect(alice.every((session) => !session.execution.closed)).toBe(true);
   });
 
   it('at the server cap, takes the idle session of the owner holding the most', () => {
@@ -139,8 +139,8 @@ describe('SessionRegistry', () => {
 
     registry.create(workspace, 'carol');
 
-    expect(bob.closed).toBe(false);
-    expect(alice.map((session) => session.closed)).toEqual([true, false, false]);
+    expect(bob.execution.closed).toBe(false);
+    expect(alice.map((session) => session.execution.closed)).toEqual([true, false, false]);
   });
 
   it('gives each owner half the cap, rounded up, when no share is configured', () => {
@@ -150,7 +150,7 @@ describe('SessionRegistry', () => {
 
     registry.create(workspace, 'alice');
 
-    expect(first.closed).toBe(true);
+    expect(first.execution.closed).toBe(true);
     expect(registry.list()).toHaveLength(2);
   });
 
@@ -168,7 +168,7 @@ describe('SessionRegistry', () => {
 
     await registry.end(session.id, 'one_shot_finished');
 
-    expect(session.closed).toBe(true);
+    expect(session.execution.closed).toBe(true);
     expect(() => registry.get(session.id)).toThrow(SessionExpired);
     expect(() => registry.get(session.id)).toThrow('one-shot session ended');
   });
@@ -187,7 +187,7 @@ describe('SessionRegistry', () => {
 
     expect(() => registry.get(session.id)).toThrow(SessionExpired);
     expect(() => registry.get(session.id)).toThrow('session expired');
-    expect(session.closed).toBe(true);
+    expect(session.execution.closed).toBe(true);
   });
 
   it('keeps a session alive while it is used', () => {
@@ -201,7 +201,7 @@ describe('SessionRegistry', () => {
 
   it('does not expire a session while its command runs', async () => {
     const session = registry.create(workspace);
-    const command = session.start(sleepLaunch(), 'sleep 30');
+    const command = session.execution.start(sleepLaunch(), 'sleep 30');
     clock += IDLE_TIMEOUT_MS * 10;
 
     expect(await registry.sweepIdle()).toBe(0);
@@ -225,22 +225,22 @@ describe('SessionRegistry', () => {
 
   it('closes a session on request and kills its running command', async () => {
     const session = registry.create(workspace);
-    const pid = session.start(sleepLaunch(), 'sleep 30').pid ?? 0;
+    const pid = session.execution.start(sleepLaunch(), 'sleep 30').pid ?? 0;
 
     await registry.close(session.id);
 
-    expect(session.closed).toBe(true);
+    expect(session.execution.closed).toBe(true);
     expect(isAlive(pid)).toBe(false);
     expect(registry.find(session.id)).toBeUndefined();
   });
 
   it('closes every session and their processes on closeAll', async () => {
     const sessions = [registry.create(workspace), registry.create(workspace)];
-    const pids = sessions.map((session) => session.start(sleepLaunch(), 'sleep 30').pid ?? 0);
+    const pids = sessions.map((session) => session.execution.start(sleepLaunch(), 'sleep 30').pid ?? 0);
 
     await registry.closeAll();
 
-    expect(sessions.every((session) => session.closed)).toBe(true);
+    expect(sessions.every((session) => session.execution.closed)).toBe(true);
     expect(pids.some(isAlive)).toBe(false);
     expect(registry.list()).toEqual([]);
   });
@@ -254,18 +254,20 @@ describe('SessionRegistry', () => {
       const stop = registry.startSweeper(10);
       clock += IDLE_TIMEOUT_MS + 1;
       jest.advanceTimersByTime(10);
-      await waitFor(() => first.closed, 'the sweeper to close the idle session');
+      await waitFor(() => first.execution.closed, 'the sweeper to close the idle session');
 
       stop();
       expect(jest.getTimerCount()).toBe(0);
       const second = registry.create(workspace);
       clock += IDLE_TIMEOUT_MS + 1;
       jest.advanceTimersByTime(10_000);
-      // Nothing looked the session up (which would sweep lazily) and no tick ran: it is still open.
-      expect(second.closed).toBe(false);
-      // It was due: the next lookup sweeps it (so "still open" above is the stopped timer's doing).
+      // Nothing looked the session up and no tick ran: it is still open.
+      expect(second.execution.closed).toBe(false);
+      // It was due: listing leaves it out, and the lookup that meets it ends it (so "still open" above is the
+      // stopped timer's doing).
       expect(registry.list()).toEqual([]);
-      await waitFor(() => second.closed, 'the lazy sweep to close the second idle session');
+      expect(() => registry.get(second.id)).toThrow(SessionExpired);
+      await waitFor(() => second.execution.closed, 'the lookup to close the second idle session');
     } finally {
       jest.useRealTimers();
     }
@@ -273,7 +275,7 @@ describe('SessionRegistry', () => {
 
   describe('createWhenRoom (issue 22: a call that ends its session with its command waits instead of failing)', () => {
     it('takes room at once when there is some, without waiting', async () => {
-      const { session, waited } = await registry.createWhenRoom(workspace, undefined);
+      const { terminal: session, waited } = await registry.createWhenRoom(workspace, undefined);
 
       expect(waited).toBe(false);
       expect(registry.list()).toEqual([session]);
@@ -281,14 +283,14 @@ describe('SessionRegistry', () => {
 
     it('waits while every session runs a command, and gets the first session removed', async () => {
       const busy = [registry.create(workspace), registry.create(workspace)];
-      for (const session of busy) session.start(sleepLaunch(), 'sleep 30');
+      for (const session of busy) session.execution.start(sleepLaunch(), 'sleep 30');
 
       const waiting = registry.createWhenRoom(workspace, undefined, { pinned: true });
       await waitFor(() => registry.waiting === 1, 'the call to wait');
       expect(registry.list()).toEqual(busy);
 
       await registry.close(busy[0]?.id ?? '');
-      const { session, waited } = await waiting;
+      const { terminal: session, waited } = await waiting;
 
       expect(waited).toBe(true);
       expect(registry.waiting).toBe(0);
@@ -298,24 +300,24 @@ describe('SessionRegistry', () => {
     it('serves waiting calls in arrival order when commands finish in kept sessions', async () => {
       registry = createRegistry(1, 1);
       const busy = registry.create(workspace);
-      const command = busy.start({ ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/true'] } }, 'true');
+      const command = busy.execution.start({ ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/true'] } }, 'true');
 
       // Pinned, as a one-shot call's session is: an unpinned idle session would make room for the next call at once.
       const first = registry.createWhenRoom(workspace, undefined, { pinned: true });
       const second = registry.createWhenRoom(workspace, undefined, { pinned: true });
       await command.finished();
-      const { session: firstSession } = await first;
-      expect(busy.closed).toBe(true);
+      const { terminal: firstSession } = await first;
+      expect(busy.execution.closed).toBe(true);
       expect(registry.list()).toEqual([firstSession]);
       expect(registry.waiting).toBe(1);
 
       await registry.close(firstSession.id);
-      const { session: secondSession } = await second;
+      const { terminal: secondSession } = await second;
       expect(registry.list()).toEqual([secondSession]);
     });
 
     it('refuses at once past the bound of waiting calls, with scope "queue", and leaves the queue on abort', async () => {
-      registry = new SessionRegistry({
+      registry = new TerminalSessionStore({
         factory: new ChildProcessSessionFactory({ killGraceMs: 200, now: () => clock, confinement: sandboxFor(workspace) }),
         maxSessions: 1,
         maxWaiting: 2,
@@ -323,7 +325,7 @@ describe('SessionRegistry', () => {
         now: () => clock,
         newId: () => `session-${clock++}`,
       });
-      registry.create(workspace).start(sleepLaunch(), 'sleep 30');
+      registry.create(workspace).execution.start(sleepLaunch(), 'sleep 30');
       const abort = new AbortController();
       const waiting = registry.createWhenRoom(workspace, 'alice', { signal: abort.signal });
 
@@ -334,6 +336,129 @@ describe('SessionRegistry', () => {
       abort.abort(new Error('call cancelled'));
       await expect(waiting).rejects.toThrow('call cancelled');
       expect(registry.waiting).toBe(0);
+    });
+  });
+
+  describe('one-shot retention', () => {
+    function storeWithRetention(retentionMs: number, maxRetained: number): TerminalSessionStore {
+      let counter = 0;
+      return new TerminalSessionStore({
+        factory: new ChildProcessSessionFactory({ killGraceMs: 200, now: () => clock, confinement: sandboxFor(workspace) }),
+        maxSessions: 4,
+        idleTimeoutMs: IDLE_TIMEOUT_MS,
+        now: () => clock,
+        newId: () => `one-shot-${(counter += 1)}`,
+        retentionMs,
+        maxRetained,
+      });
+    }
+
+    it('keeps an ended one-shot session readable (not live) until its retention runs out', async () => {
+      await registry.closeAll();
+      registry = storeWithRetention(5000, 4);
+      const terminal = registry.create(workspace);
+      const command = terminal.execution.start({ ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/echo', 'kept'] } }, 'echo kept');
+      await command.finished();
+
+      registry.endOneShot(terminal);
+
+      expect(() => registry.get(terminal.id)).toThrow('one-shot session ended');
+      expect(registry.readable(terminal.id)).toBe(terminal);
+      expect(registry.readable(terminal.id).execution.command(command.id)?.read('stdout', 0, 100).text).toBe('kept\n');
+      clock += 5001;
+      expect(() => registry.readable(terminal.id)).toThrow(SessionExpired);
+    });
+
+    it('keeps at most maxRetained ended one-shot sessions, the newest', async () => {
+      await registry.closeAll();
+      registry = storeWithRetention(60_000, 1);
+      const first = registry.create(workspace);
+      const second = registry.create(workspace);
+
+      registry.endOneShot(first);
+      registry.endOneShot(second);
+
+      expect(registry.readable(second.id)).toBe(second);
+      expect(() => registry.readable(first.id)).toThrow(SessionExpired);
+    });
+  });
+
+  it('does not sweep on lookup: finding one expired session ends it and leaves the others to the sweeper', async () => {
+    const first = registry.create(workspace);
+    const second = registry.create(workspace);
+    clock += IDLE_TIMEOUT_MS + 1;
+
+    expect(registry.find(first.id)).toBeUndefined();
+    await waitFor(() => first.execution.closed, 'the lookup to close the expired session it met');
+    expect(second.execution.closed).toBe(false);
+    expect(registry.list()).toEqual([]);
+
+    expect(await registry.sweepIdle()).toBe(1);
+    expect(second.execution.closed).toBe(true);
+  });
+
+  describe('events (the TerminalEvents port)', () => {
+    /** Counts the store's subscriptions to this execution session's own listener set. */
+    function countSubscriptions(terminal: ReturnType<TerminalSessionStore['create']>): { readonly count: number } {
+      const counter = { count: 0 };
+      const subscribe = terminal.execution.subscribe.bind(terminal.execution);
+      terminal.execution.subscribe = (listener) => {
+        counter.count += 1;
+        const unsubscribe = subscribe(listener);
+        return () => {
+          counter.count -= 1;
+          unsubscribe();
+        };
+      };
+      return counter;
+    }
+
+    it('answers undefined for a session that is not live', () => {
+      expect(registry.events.subscribe('never-minted', () => undefined)).toBeUndefined();
+    });
+
+    it("carries the command's events to every subscriber of its session, in order, then session_closed", async () => {
+      const terminal = registry.create(workspace);
+      const seen: ExecutionEvent[][] = [[], []];
+      for (const events of seen) registry.events.subscribe(terminal.id, (event) => events.push(event));
+      const command = terminal.execution.start({ ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/echo', 'hello'] } }, 'echo hello');
+      await command.finished();
+      await registry.close(terminal.id);
+
+      for (const events of seen) {
+        expect(events.map((event) => event.type)).toEqual(['command_started', 'output', 'command_finished', 'session_closed']);
+        expect(events[1]).toMatchObject({ sessionId: terminal.id, commandId: command.id, stream: 'stdout', text: 'hello\n' });
+      }
+    });
+
+    it('listens to the execution session only while someone subscribes, whatever the number of subscribers', () => {
+      const terminal = registry.create(workspace);
+      const subscriptions = countSubscriptions(terminal);
+
+      const stopFirst = registry.events.subscribe(terminal.id, () => undefined);
+      const stopSecond = registry.events.subscribe(terminal.id, () => undefined);
+      expect(subscriptions.count).toBe(1);
+      stopFirst?.();
+      expect(subscriptions.count).toBe(1);
+      stopSecond?.();
+      expect(subscriptions.count).toBe(0);
+    });
+
+    it('hands a published event to the subscribers of its session only, past a subscriber that throws', () => {
+      const terminal = registry.create(workspace);
+      const other = registry.create(workspace);
+      const mine: string[] = [];
+      const theirs: string[] = [];
+      registry.events.subscribe(terminal.id, () => {
+        throw new Error('broken subscriber');
+      });
+      registry.events.subscribe(terminal.id, (event) => mine.push(event.type));
+      registry.events.subscribe(other.id, (event) => theirs.push(event.type));
+
+      registry.events.publish({ type: 'plan', sessionId: terminal.id, planId: 'plan-1', at: new Date(clock).toISOString() });
+
+      expect(mine).toEqual(['plan']);
+      expect(theirs).toEqual([]);
     });
   });
 });
