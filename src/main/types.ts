@@ -29,6 +29,7 @@ import type { PolicyEngine } from '../domain/policy/policy-engine.js';
 import type { ProtocolNegotiator } from '../domain/protocol/protocol-negotiator.js';
 import type { ReceiptAuditLog } from '../domain/terminal/receipt-audit-log.js';
 import type { ReceiptSigner } from '../domain/terminal/receipt-signer.js';
+import type { TerminalEvents } from '../domain/terminal/terminal-events.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
 import type { Config } from './config.js';
 import type { ReceiptHttpMounts } from './receipt-http-mounts.js';
@@ -87,6 +88,8 @@ export const TYPES = Object.freeze({
   CommandReader: token<CommandReader>('CommandReader'),
   CommandInput: token<CommandInput>('CommandInput'),
   TerminalToolkit: token<TerminalToolkit>('TerminalToolkit'),
+  /** Plan and command events per terminal session: the UI's event stream reads them (registry-terminal-events.ts). */
+  TerminalEvents: token<TerminalEvents>('TerminalEvents'),
   // HTTP only (src/main/modules/web-module.ts, receipt-http-module.ts), loaded by the HTTP app on first use
   WebMounts: token<WebMounts>('WebMounts'),
   ReceiptHttpMounts: token<ReceiptHttpMounts>('ReceiptHttpMounts'),

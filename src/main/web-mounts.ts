@@ -10,14 +10,15 @@ import type { PlanService } from '../application/terminal/plan-service.js';
 import type { TerminalSessions } from '../application/terminal/terminal-sessions.js';
 import type { TerminalSettings } from '../application/terminal/terminal-settings.js';
 import { DeepSeekChatModel } from '../adapters/deepseek/deepseek-chat-model.js';
-import { deprecationHeaders, type DeprecationNotice } from '../adapters/web/deprecation-headers.js';
-import { createLegacyWebRouter, LEGACY_WEB_PATHS } from '../adapters/web/legacy-web-router.js';
+import { legacyWebMounts } from '../adapters/legacy-web/legacy-web-router.js';
 import { createOperatorRouter } from '../adapters/web/operator-approval-router.js';
 import { createDocsRouter, createStaticUiRouter } from '../adapters/web/static-ui-router.js';
-import { createUiConfigRouter } from '../adapters/web/ui-config-router.js';
+import { createUiRouter, uiRouteHandlers } from '../adapters/web/ui-router.js';
 import { locateVendorFiles } from '../adapters/web/vendor-files.js';
+import { webErrorHandler } from '../adapters/web/web-error-reply.js';
 import type { WebSessions } from '../adapters/web/web-ports.js';
 import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
+import type { TerminalEvents } from '../domain/terminal/terminal-events.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
 import type { Config } from './config.js';
 import { PACKAGE_NAME, packageStaticDir } from './package-root.js';
@@ -27,7 +28,7 @@ const HEARTBEAT_MS = 15_000;
 
 /** The two hooks of the HTTP app (`createMcpHttpApp`) that carry the web layer. */
 export interface WebMounts {
-  /** Behind the transport's bearer auth: the deprecated `/sessions`, `/stream`, `/chat`, and `GET /ui/config`. */
+  /** Behind the transport's bearer auth: the UI's routes (`/ui/*`), and the deprecated `/sessions`, `/stream`, `/chat`. */
   mountProtected(router: Router): void;
   /** Before auth: the UI files, the operator route (its own token), and the deprecation headers of 401s. */
   mountPublic(router: Router): void;
@@ -43,16 +44,15 @@ export interface WebDependencies {
   readonly settings: TerminalSettings;
   readonly approvals: ApprovalService;
   readonly plans: PlanService;
+  readonly events: TerminalEvents;
 }
 
-/** The web layer: legacy web API, planning chat, operator approvals and the browser UI. */
-export function mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans }: WebDependencies): WebMounts {
+/** The web layer: the browser UI and its routes, the planning chat, operator approvals, and the deprecated web API. */
+export function mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans, events }: WebDependencies): WebMounts {
   const planner = commandPlanner(plans);
 
   const sessions: WebSessions = {
     create: (principal) => terminalSessions.open(workspace.root, principal).session.id,
-    find: (sessionId) => registry.find(sessionId),
-    close: (sessionId) => registry.close(sessionId),
   };
   const model = new DeepSeekChatModel({
     apiKey: config.deepseekApiKey,
@@ -68,25 +68,16 @@ export function mountWeb({ config, logger, registry, terminalSessions, workspace
     planner,
     sessions: { create: () => sessions.create(undefined), exists: (sessionId) => registry.find(sessionId) !== undefined },
   });
-  const deprecation: DeprecationNotice = { sunset: config.sunset, link: config.deprecationLink };
+  const ui = uiRouteHandlers({ events, chat, sessions, heartbeatMs: HEARTBEAT_MS, maxRequestBytes: config.maxRequestBytes });
   const staticDir = packageStaticDir();
   if (staticDir === undefined) logger.warn('web UI files not found; GET / is not served', { package: PACKAGE_NAME });
   const vendorFiles = staticDir === undefined ? undefined : locateVendorFiles(path.dirname(staticDir));
   if (staticDir !== undefined && vendorFiles === undefined) logger.warn('@xterm/xterm not found; the UI shows output as plain text');
 
-  return {
+  const current: WebMounts = {
     mountProtected(router) {
       router.use(
-        createLegacyWebRouter({
-          sessions,
-          chat,
-          deprecation,
-          heartbeatMs: HEARTBEAT_MS,
-          maxRequestBytes: config.maxRequestBytes,
-        }),
-      );
-      router.use(
-        createUiConfigRouter({
+        createUiRouter(ui, {
           approval_channel: settings.approvalChannel,
           mode: settings.mode,
           protocol_version: MODERN_PROTOCOL_VERSION,
@@ -97,19 +88,26 @@ export function mountWeb({ config, logger, registry, terminalSessions, workspace
             session_timeout_seconds: config.sessionTimeoutSeconds,
             max_chat_message_chars: MAX_CHAT_MESSAGE_CHARS,
           },
-          deprecation: { sunset: config.sunset },
         }),
       );
     },
     mountPublic(router) {
-      // Set before auth, so the 401 of a deprecated route announces the deprecation too.
-      router.use([...LEGACY_WEB_PATHS], deprecationHeaders(deprecation));
       router.use(createOperatorRouter({ operatorToken: config.operatorToken, approvals }));
       if (staticDir !== undefined) {
         router.use(createStaticUiRouter(staticDir, vendorFiles));
         router.use(createDocsRouter(path.join(path.dirname(staticDir), 'docs')));
       }
     },
+  };
+  const legacy = { create: sessions.create, close: (sessionId: string) => registry.close(sessionId), forgetChat: (sessionId: string) => chat.forget(sessionId) };
+  const mounts: readonly WebMounts[] = [
+    // Deprecated (docs/web.md#deprecation): when its Sunset passes, delete src/adapters/legacy-web/ and this line.
+    legacyWebMounts({ sessions: legacy, current: { ...ui, errors: webErrorHandler() }, deprecation: { sunset: config.sunset, link: config.deprecationLink } }),
+    current,
+  ];
+  return {
+    mountProtected: (router) => mounts.forEach((mount) => mount.mountProtected(router)),
+    mountPublic: (router) => mounts.forEach((mount) => mount.mountPublic(router)),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ContainerModule } from 'inversify';
+import { registryTerminalEventsModule } from '../registry-terminal-events.js';
 import { coreModule } from './core-module.js';
 import { policyModule } from './policy-module.js';
 import { protocolModule } from './protocol-module.js';
@@ -21,4 +22,5 @@ export const SERVER_MODULES: readonly ContainerModule[] = Object.freeze([
   sandboxModule,
   receiptsModule,
   terminalModule,
+  registryTerminalEventsModule,
 ]);

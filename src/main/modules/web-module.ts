@@ -5,12 +5,13 @@ import type { ApprovalService } from '../../application/terminal/approval-servic
 import type { PlanService } from '../../application/terminal/plan-service.js';
 import type { TerminalSessions } from '../../application/terminal/terminal-sessions.js';
 import type { TerminalSettings } from '../../application/terminal/terminal-settings.js';
+import type { TerminalEvents } from '../../domain/terminal/terminal-events.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { Config } from '../config.js';
 import { TYPES } from '../types.js';
 import { mountWeb, type WebMounts } from '../web-mounts.js';
 
-/** HTTP only: the deprecated web API, the planning chat, the operator route and the browser UI, over the terminal. */
+/** HTTP only: the browser UI and its routes, the planning chat, the operator route and the deprecated web API. */
 export const webModule = typedModule(({ bind }) => {
   bind<WebMounts>(TYPES.WebMounts).toResolvedValue(
     (
@@ -22,7 +23,8 @@ export const webModule = typedModule(({ bind }) => {
       settings: TerminalSettings,
       approvals: ApprovalService,
       plans: PlanService,
-    ) => mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans }),
+      events: TerminalEvents,
+    ) => mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans, events }),
     [
       TYPES.Config,
       TYPES.Logger,
@@ -32,6 +34,7 @@ export const webModule = typedModule(({ bind }) => {
       TYPES.TerminalSettings,
       TYPES.ApprovalService,
       TYPES.PlanService,
+      TYPES.TerminalEvents,
     ],
   );
 });
