@@ -15,7 +15,6 @@ import { createOperatorRouter } from '../adapters/web/operator-approval-router.j
 import { createDocsRouter, createStaticUiRouter } from '../adapters/web/static-ui-router.js';
 import { createUiRouter, uiRouteHandlers } from '../adapters/web/ui-router.js';
 import { locateVendorFiles } from '../adapters/web/vendor-files.js';
-import { webErrorHandler } from '../adapters/web/web-error-reply.js';
 import type { WebSessions } from '../adapters/web/web-ports.js';
 import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
 import type { TerminalEvents } from '../domain/terminal/terminal-events.js';
@@ -99,10 +98,9 @@ export function mountWeb({ config, logger, registry, terminalSessions, workspace
       }
     },
   };
-  const legacy = { create: sessions.create, close: (sessionId: string) => registry.close(sessionId), forgetChat: (sessionId: string) => chat.forget(sessionId) };
+  // The deprecated web API is the one line that mounts it, and its import (docs/web.md#deprecation).
   const mounts: readonly WebMounts[] = [
-    // Deprecated (docs/web.md#deprecation): when its Sunset passes, delete src/adapters/legacy-web/ and this line.
-    legacyWebMounts({ sessions: legacy, current: { ...ui, errors: webErrorHandler() }, deprecation: { sunset: config.sunset, link: config.deprecationLink } }),
+    legacyWebMounts({ sessions: { ...sessions, close: (id) => registry.close(id) }, chat, current: ui, deprecation: { sunset: config.sunset, link: config.deprecationLink } }),
     current,
   ];
   return {

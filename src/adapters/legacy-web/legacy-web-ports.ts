@@ -6,8 +6,11 @@ export interface LegacySessions {
   create(principal: string | undefined): string;
   /** Closes it and kills its processes. Throws `SessionNotFound` for an unknown id. */
   close(sessionId: string): Promise<void>;
-  /** Drops the planning chat's conversation of a closed session. */
-  forgetChat(sessionId: string): void;
+}
+
+/** The planning chat as `DELETE /sessions/:id` uses it: a closed session's conversation is dropped. */
+export interface LegacyChat {
+  forget(sessionId: string): void;
 }
 
 /**

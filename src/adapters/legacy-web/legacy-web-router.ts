@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import { deprecationHeaders, type DeprecationNotice } from './deprecation-headers.js';
 import { mountLegacySessionRoutes } from './legacy-session-routes.js';
-import type { CurrentWebRoutes, LegacySessions } from './legacy-web-ports.js';
+import type { CurrentWebRoutes, LegacyChat, LegacySessions } from './legacy-web-ports.js';
 
 export interface LegacyWebOptions {
   readonly sessions: LegacySessions;
+  readonly chat: LegacyChat;
   readonly current: CurrentWebRoutes;
   readonly deprecation: DeprecationNotice;
 }
@@ -20,7 +21,7 @@ export const LEGACY_WEB_PATHS: readonly string[] = Object.freeze(['/sessions', '
 export function createLegacyWebRouter(options: LegacyWebOptions): Router {
   const router = Router();
   router.use([...LEGACY_WEB_PATHS], deprecationHeaders(options.deprecation));
-  mountLegacySessionRoutes(router, options.sessions);
+  mountLegacySessionRoutes(router, options.sessions, options.chat);
   router.get('/stream', options.current.events);
   router.post('/chat', ...options.current.chat);
   router.use([...LEGACY_WEB_PATHS], options.current.errors);

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { TerminalEvents } from '../../domain/terminal/terminal-events.js';
 import { chatHandlers } from './chat-route.js';
 import { eventStreamHandler } from './event-stream-route.js';
@@ -16,12 +16,17 @@ export interface UiRouteOptions {
   readonly maxBufferedStreamBytes?: number;
 }
 
-/** The handlers of the UI's event stream and chat, built once: the UI routes mount them, and may lend them out. */
+/**
+ * The handlers of the UI's event stream and chat and their error handler, built once: the UI routes mount them, and
+ * the composition root may lend them to other paths (the deprecated `/stream` and `/chat` answer exactly as these).
+ */
 export interface UiRouteHandlers {
   /** `GET ?session_id=`: the session's events (event-stream-route.ts). */
   readonly events: RequestHandler;
   /** `POST {message, session_id?}`: the planning chat (chat-route.ts), body parser first. */
   readonly chat: readonly RequestHandler[];
+  /** Typed errors and unreadable bodies as the web routes answer them (web-error-reply.ts). */
+  readonly errors: ErrorRequestHandler;
 }
 
 export function uiRouteHandlers(options: UiRouteOptions): UiRouteHandlers {
@@ -32,6 +37,7 @@ export function uiRouteHandlers(options: UiRouteOptions): UiRouteHandlers {
       maxBufferedBytes: options.maxBufferedStreamBytes ?? 4 * 1024 * 1024,
     }),
     chat: Object.freeze(chatHandlers({ chat: options.chat, sessions: options.sessions, maxRequestBytes: options.maxRequestBytes })),
+    errors: webErrorHandler(),
   });
 }
 
@@ -45,6 +51,6 @@ export function createUiRouter(handlers: UiRouteHandlers, config: UiConfig): Rou
   router.use(createUiConfigRouter(config));
   router.get('/ui/events', handlers.events);
   router.post('/ui/chat', ...handlers.chat);
-  router.use('/ui', webErrorHandler());
+  router.use('/ui', handlers.errors);
   return router;
 }

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createLegacyWebRouter, legacyWebMounts } from '../../../src/adapters/legacy-web/legacy-web-router';
 import { uiRouteHandlers } from '../../../src/adapters/web/ui-router';
-import { webErrorHandler } from '../../../src/adapters/web/web-error-reply';
 import type { WebChat } from '../../../src/adapters/web/web-ports';
 import { SessionNotFound } from '../../../src/domain/execution/execution-errors';
 import { makeTempWorkspace } from '../../support/workspace';
@@ -43,10 +42,10 @@ describe('createLegacyWebRouter (standalone, real sessions)', () => {
         if (!events.sessions.has(sessionId)) throw new SessionNotFound(sessionId);
         await events.close(sessionId);
       },
-      forgetChat: (sessionId: string) => void forgotten.push(sessionId),
     };
-    const ui = uiRouteHandlers({ events, chat: noChat, sessions, heartbeatMs: 15_000, maxRequestBytes: 65_536 });
-    return { sessions, current: { ...ui, errors: webErrorHandler() }, deprecation: DEPRECATION };
+    const chat: WebChat = { ...noChat, forget: (sessionId) => void forgotten.push(sessionId) };
+    const current = uiRouteHandlers({ events, chat, sessions, heartbeatMs: 15_000, maxRequestBytes: 65_536 });
+    return { sessions, chat, current, deprecation: DEPRECATION };
   }
 
   function expectDeprecated(response: Response | http.IncomingMessage): void {
