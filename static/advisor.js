@@ -5,6 +5,7 @@ import { api, RequestFailed } from './api.js';
 import { renderMarkdown } from './markdown.js';
 import { guarded } from './notices.js';
 import { planCommand } from './plans.js';
+import { adoptSession } from './session.js';
 import { $, store } from './state.js';
 import { sentenceFor } from './words.js';
 
@@ -76,7 +77,10 @@ export async function askAdvisor() {
   reveal(waiting);
   let answer;
   try {
-    const reply = await api('chat', { method: 'POST', body: { message, session_id: store.state.sessionId } });
+    const sessionId = store.state.sessionId;
+    // Without a session, the chat opens one for this tab; its suggestions are planned there.
+    const reply = await api('ui/chat', { method: 'POST', body: sessionId === '' ? { message } : { message, session_id: sessionId } });
+    adoptSession(reply.session_id);
     answer = chatEntry('assistant', reply.message);
     for (const suggestion of reply.plans ?? []) answer.append(suggestionCard(suggestion));
   } catch (error) {

@@ -2,13 +2,13 @@
 // prefix where a host app mounts term-mcp (`/terminal/`). Failures become `RequestFailed` with a `code` the UI maps
 // to words for people (words.js); message text from the server is never used to decide anything.
 
-const PROTOCOL_VERSION = '2026-07-28';
 const CLIENT_INFO = { name: 'term-mcp-mission-control', version: '2.0.0' };
 
 export class RequestFailed extends Error {
   /**
    * @param {string} code  a tool error code (`session_not_found`…), an HTTP route code (`unknown_session`…), or one of
-   *                       ours: `unreachable`, `unauthorized`, `rate_limited`, `too_large`, `not_available`, `http_error`, `rpc_error`
+   *                       ours: `unreachable`, `unauthorized`, `rate_limited`, `too_large`, `not_available`, `http_error`, `rpc_error`,
+   *                       `not_connected` (an MCP call before `ui/config` named the protocol version)
    * @param {object} [details]
    */
   constructor(code, details = {}) {
@@ -31,6 +31,13 @@ let token = '';
 
 export function setToken(value) {
   token = value;
+}
+
+/** The MCP protocol version the server asked for in `GET ui/config` (`protocol_version`); the UI has no constant. */
+let protocolVersion = '';
+
+export function setProtocolVersion(value) {
+  protocolVersion = typeof value === 'string' ? value : '';
 }
 
 function authHeaders() {
@@ -69,7 +76,7 @@ function failureOf(status, body) {
 }
 
 /**
- * A JSON route (`ui/config`, `sessions`, `chat`, `receipts/*`, `demo/scenarios`). `accept` lists extra statuses whose
+ * A JSON route (`ui/config`, `ui/chat`, `receipts/*`, `demo/scenarios`, `mcp/info`). `accept` lists extra statuses whose
  * JSON body is an answer, not a failure (the receipt validator answers 400 for an invalid receipt).
  */
 export async function api(path, { method = 'GET', body, auth = true, accept = [], signal } = {}) {
@@ -117,11 +124,11 @@ async function readSse(response, onFrame) {
 }
 
 /**
- * The session's execution events (`GET stream`), read with fetch because EventSource cannot send a bearer header.
+ * The session's events (`GET ui/events`), read with fetch because EventSource cannot send a bearer header.
  * Resolves when the server ends the stream; rejects with `RequestFailed` when it cannot be opened or drops.
  */
 export async function followEvents(sessionId, signal, onEvent) {
-  const response = await send(`stream?session_id=${encodeURIComponent(sessionId)}`, {
+  const response = await send(`ui/events?session_id=${encodeURIComponent(sessionId)}`, {
     headers: { ...authHeaders(), Accept: 'text/event-stream' },
     signal,
   });
@@ -160,10 +167,13 @@ function isRefusal(structured) {
 }
 
 /**
- * `tools/call` over `POST mcp` as a 2026-07-28 stateless request. Returns the `structuredContent`; a refusal
- * throws `RequestFailed(code)` (its `next_step` is written for the model and is not shown to people).
+ * `tools/call` over `POST mcp` as a stateless request of the protocol version the server named in `ui/config`.
+ * Returns the `structuredContent`; a refusal throws `RequestFailed(code)` (its `next_step` is written for the model
+ * and is not shown to people).
  */
 export async function callTool(name, args) {
+  // Only after `ui/config` answered: a request without a version would be refused by the server anyway.
+  if (protocolVersion === '') throw new RequestFailed('not_connected');
   rpcId += 1;
   const id = rpcId;
   const request = {
@@ -174,7 +184,7 @@ export async function callTool(name, args) {
       name,
       arguments: args,
       _meta: {
-        'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+        'io.modelcontextprotocol/protocolVersion': protocolVersion,
         'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
         'io.modelcontextprotocol/clientCapabilities': {},
       },
@@ -186,7 +196,7 @@ export async function callTool(name, args) {
       ...authHeaders(),
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': PROTOCOL_VERSION,
+      'MCP-Protocol-Version': protocolVersion,
       'Mcp-Method': 'tools/call',
       'Mcp-Name': name,
     },

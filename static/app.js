@@ -1,11 +1,12 @@
 // term-mcp mission control. Plain browser modules, no build step, no external URLs, no inline handlers (CSP).
-// Plans, approvals, execution, output and receipts go through MCP (`POST mcp`, 2026-07-28 stateless requests);
-// the session's event stream (`GET stream`) only brings news the tools cannot push (an operator's approval, a
-// pause, the session's end). Output is read with terminal_read, so nothing is lost before the page listens.
+// Sessions, plans, approvals, execution, output and receipts go through MCP (`POST mcp`, stateless requests of the
+// protocol version `GET ui/config` names); the session's event stream (`GET ui/events`) only brings news the tools
+// cannot push (an operator's approval, a pause, the session's end), and the advisor asks `POST ui/chat`. No
+// deprecated route is used. Output is read with terminal_read, so nothing is lost before the page listens.
 //
 // The sections, each a module around one store (state.js: one state, one render in render.js):
 //   connection.js  the token gate, ui/config, scenarios, Reconnect
-//   session.js     one session per tab, kept across reloads; the event stream
+//   session.js     one session per tab (opened by its first plan), kept across reloads; the event stream
 //   plans.js       planning, command history, the cards' buttons
 //   run.js         running, following the output, the execution strip, settling with the receipt
 //   operator.js    operator approvals;  advisor.js  the planning advisor

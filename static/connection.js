@@ -1,6 +1,6 @@
 // Connecting: the token gate, `GET ui/config` and `GET mcp/info`, the guided scenarios, and Reconnect.
 
-import { api, baseUrl, RequestFailed, setToken } from './api.js';
+import { api, baseUrl, RequestFailed, setProtocolVersion, setToken } from './api.js';
 import { clearBanner } from './notices.js';
 import { setReceiptMode } from './receipt-panel.js';
 import { openSession } from './session.js';
@@ -29,6 +29,7 @@ export async function connect(token) {
     $('connect').disabled = false;
   }
   sessionStorage.setItem(TOKEN_KEY, token);
+  setProtocolVersion(config.protocol_version);
   const info = await api('mcp/info').catch(() => null);
   setReceiptMode(config.mode);
   store.update({ config, info, view: 'console', gateError: '', connection: { label: 'Connected', kind: 'ready' } });

@@ -8,6 +8,7 @@ import { toast } from './notices.js';
 import { showReceipt } from './receipt-panel.js';
 import { cardNode } from './render.js';
 import { receiptOf, runEntry } from './run.js';
+import { adoptSession } from './session.js';
 import { $, NARROW, entryOf, pad, store } from './state.js';
 import { withEntry } from './store.js';
 
@@ -29,14 +30,17 @@ export async function planCommand() {
     $('command').focus();
     return;
   }
-  const args = { session_id: store.state.sessionId, command };
+  // Without a session, terminal_plan opens one for this tab (MCP has no other way to open one).
+  const args = store.state.sessionId === '' ? { command } : { session_id: store.state.sessionId, command };
   const cwd = $('cwd').value.trim();
   if (cwd !== '') args.cwd = cwd;
   history.record(command);
   $('composer-note').textContent = '';
   store.update({ planning: true });
   try {
-    addEntry(await callTool('terminal_plan', args));
+    const plan = await callTool('terminal_plan', args);
+    adoptSession(plan.session_id);
+    addEntry(plan);
   } finally {
     store.update({ planning: false });
   }

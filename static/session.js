@@ -1,5 +1,7 @@
-// Sessions: one per tab, kept across reloads (its ledger in sessionStorage, its output and receipts read back from
-// the server), closed by New session and Lock; and the session's event stream, for the news the tools cannot push.
+// Sessions: one per tab, opened over MCP by the tab's first plan (`terminal_plan` without `session_id`) or first
+// advisor question, kept across reloads (its ledger in sessionStorage, its output and receipts read back from the
+// server), closed by New session and Lock; and the session's event stream (`GET ui/events`), for the news the tools
+// cannot push.
 
 import { api, callTool, followEvents, RequestFailed } from './api.js';
 import { clearBanner, lockOut, report, serverStopped, sessionEnded, toast } from './notices.js';
@@ -39,10 +41,18 @@ function resetRunView() {
   clearReceipt();
 }
 
-async function createSession() {
-  const created = await api('sessions', { method: 'POST' });
-  sessionStorage.setItem(SESSION_KEY, created.session_id);
-  store.update({ sessionId: created.session_id, entries: [] });
+/** The tab had no session and the server just opened one for it (its first plan or advisor question): keep it. */
+export function adoptSession(sessionId) {
+  if (typeof sessionId !== 'string' || sessionId === '' || store.state.sessionId === sessionId) return;
+  sessionStorage.setItem(SESSION_KEY, sessionId);
+  store.update({ sessionId });
+  startStream();
+}
+
+/** No session until the next plan opens one. */
+function forgetSession() {
+  sessionStorage.removeItem(SESSION_KEY);
+  store.update({ sessionId: '', entries: [] });
 }
 
 async function closeSession(sessionId) {
@@ -55,7 +65,10 @@ async function closeSession(sessionId) {
   }
 }
 
-/** Reuses the session this tab kept, if the server still has it; else opens one. Never one per reload. */
+/**
+ * Reuses the session this tab kept, if the server still has it; else the tab has none until its first plan opens
+ * one. Never one per reload.
+ */
 export async function openSession() {
   stopFollowing();
   resetRunView();
@@ -65,11 +78,14 @@ export async function openSession() {
     const { sessions } = await callTool('terminal_sessions', {});
     overview = sessions.find((session) => session.session_id === kept);
   }
-  if (overview) store.update({ sessionId: kept, entries: restoredEntries(kept) });
-  else await createSession();
-  store.update({ connection: { label: 'Connected', kind: 'ready' } });
+  if (!overview) {
+    forgetSession();
+    store.update({ connection: { label: 'Connected', kind: 'ready' } });
+    return;
+  }
+  store.update({ sessionId: kept, entries: restoredEntries(kept), connection: { label: 'Connected', kind: 'ready' } });
   startStream();
-  if (overview) await reconcile(overview);
+  await reconcile(overview);
 }
 
 export async function newSession() {
@@ -77,15 +93,12 @@ export async function newSession() {
   stopFollowing();
   clearBanner();
   await closeSession(previous);
-  sessionStorage.removeItem(SESSION_KEY);
-  store.update({ sessionId: '', entries: [] });
-  await createSession();
+  forgetSession();
   resetRunView();
   live.terminal.clear();
   $('chat-log').replaceChildren();
-  startStream();
   store.update({ connection: { label: 'Connected', kind: 'ready' } });
-  toast('New session started. The previous one was closed.');
+  toast('New session: your next plan opens it. The previous one was closed.');
 }
 
 export async function lock() {

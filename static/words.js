@@ -2,7 +2,7 @@
 // model, such as a tool's message or next_step), and says what happened and what the person can do about it. The
 // codes are those of the server's error catalogue (src/domain/error-catalogue.ts; tests/static/words.test.ts checks
 // that every code named here exists there) plus the UI's own: unreachable, unauthorized, rate_limited, too_large,
-// not_available, operator_unauthorized, rpc_error, http_error, server_stopped.
+// not_available, operator_unauthorized, rpc_error, http_error, server_stopped, not_connected.
 
 /** Codes whose session is gone: never existed, or ended (the catalogue's `not_found`/`expired` session codes). */
 export const SESSION_ENDED_CODES = Object.freeze(['session_not_found', 'unknown_session', 'session_expired', 'session_evicted']);
@@ -45,6 +45,7 @@ export const SENTENCES = {
   not_available: 'This server does not offer that feature.',
   rpc_error: 'The server could not handle this request.',
   http_error: 'The server could not handle this request.',
+  not_connected: 'The page has not read the server’s settings yet. Press Reconnect.',
 };
 
 /** The sentence for an error (a `RequestFailed`, or anything thrown). */

@@ -9,13 +9,12 @@ import type { PlanService } from '../application/terminal/plan-service.js';
 import type { TerminalSessionStore } from '../application/terminal/terminal-session-store.js';
 import type { TerminalSettings } from '../application/terminal/terminal-settings.js';
 import { DeepSeekChatModel } from '../adapters/deepseek/deepseek-chat-model.js';
-import { deprecationHeaders, type DeprecationNotice } from '../adapters/web/deprecation-headers.js';
-import { createLegacyWebRouter, LEGACY_WEB_PATHS } from '../adapters/web/legacy-web-router.js';
+import { legacyWebMounts } from '../adapters/legacy-web/legacy-web-router.js';
 import { createOperatorRouter } from '../adapters/web/operator-approval-router.js';
 import { createDocsRouter, createStaticUiRouter } from '../adapters/web/static-ui-router.js';
-import { createUiConfigRouter } from '../adapters/web/ui-config-router.js';
+import { createUiRouter, uiRouteHandlers } from '../adapters/web/ui-router.js';
 import { locateVendorFiles } from '../adapters/web/vendor-files.js';
-import type { StreamedSession, WebSessions } from '../adapters/web/web-ports.js';
+import type { WebSessions } from '../adapters/web/web-ports.js';
 import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
 import type { TerminalEvents } from '../domain/terminal/terminal-events.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
@@ -27,7 +26,7 @@ const HEARTBEAT_MS = 15_000;
 
 /** The two hooks of the HTTP app (`createMcpHttpApp`) that carry the web layer. */
 export interface WebMounts {
-  /** Behind the transport's bearer auth: the deprecated `/sessions`, `/stream`, `/chat`, and `GET /ui/config`. */
+  /** Behind the transport's bearer auth: the UI's routes (`/ui/*`), and the deprecated `/sessions`, `/stream`, `/chat`. */
   mountProtected(router: Router): void;
   /** Before auth: the UI files, the operator route (its own token), and the deprecation headers of 401s. */
   mountPublic(router: Router): void;
@@ -45,14 +44,12 @@ export interface WebDependencies {
   readonly plans: PlanService;
 }
 
-/** The web layer: legacy web API, planning chat, operator approvals and the browser UI. */
+/** The web layer: the browser UI and its routes, the planning chat, operator approvals, and the deprecated web API. */
 export function mountWeb({ config, logger, sessions: store, events, workspace, settings, approvals, plans }: WebDependencies): WebMounts {
   const planner = commandPlanner(plans);
 
   const sessions: WebSessions = {
     create: (principal) => store.create(workspace.root, principal).id,
-    find: (sessionId) => streamedSession(store, events, sessionId),
-    close: (sessionId) => store.close(sessionId),
   };
   const model = new DeepSeekChatModel({
     apiKey: config.deepseekApiKey,
@@ -68,25 +65,16 @@ export function mountWeb({ config, logger, sessions: store, events, workspace, s
     planner,
     sessions: { create: () => sessions.create(undefined), exists: (sessionId) => store.find(sessionId) !== undefined },
   });
-  const deprecation: DeprecationNotice = { sunset: config.sunset, link: config.deprecationLink };
+  const ui = uiRouteHandlers({ events, chat, sessions, heartbeatMs: HEARTBEAT_MS, maxRequestBytes: config.maxRequestBytes });
   const staticDir = packageStaticDir();
   if (staticDir === undefined) logger.warn('web UI files not found; GET / is not served', { package: PACKAGE_NAME });
   const vendorFiles = staticDir === undefined ? undefined : locateVendorFiles(path.dirname(staticDir));
   if (staticDir !== undefined && vendorFiles === undefined) logger.warn('@xterm/xterm not found; the UI shows output as plain text');
 
-  return {
+  const current: WebMounts = {
     mountProtected(router) {
       router.use(
-        createLegacyWebRouter({
-          sessions,
-          chat,
-          deprecation,
-          heartbeatMs: HEARTBEAT_MS,
-          maxRequestBytes: config.maxRequestBytes,
-        }),
-      );
-      router.use(
-        createUiConfigRouter({
+        createUiRouter(ui, {
           approval_channel: settings.approvalChannel,
           mode: settings.mode,
           protocol_version: MODERN_PROTOCOL_VERSION,
@@ -97,13 +85,10 @@ export function mountWeb({ config, logger, sessions: store, events, workspace, s
             session_timeout_seconds: config.sessionTimeoutSeconds,
             max_chat_message_chars: MAX_CHAT_MESSAGE_CHARS,
           },
-          deprecation: { sunset: config.sunset },
         }),
       );
     },
     mountPublic(router) {
-      // Set before auth, so the 401 of a deprecated route announces the deprecation too.
-      router.use([...LEGACY_WEB_PATHS], deprecationHeaders(deprecation));
       router.use(createOperatorRouter({ operatorToken: config.operatorToken, approvals }));
       if (staticDir !== undefined) {
         router.use(createStaticUiRouter(staticDir, vendorFiles));
@@ -111,19 +96,14 @@ export function mountWeb({ config, logger, sessions: store, events, workspace, s
       }
     },
   };
-}
-
-/** A live terminal session as `/stream` reads it: its events come through `TerminalEvents` (plans and commands). */
-function streamedSession(store: TerminalSessionStore, events: TerminalEvents, sessionId: string): StreamedSession | undefined {
-  const terminal = store.find(sessionId);
-  if (!terminal) return undefined;
+  // The deprecated web API is the one line that mounts it, and its import (docs/web.md#deprecation).
+  const mounts: readonly WebMounts[] = [
+    legacyWebMounts({ sessions: { ...sessions, close: (id) => store.close(id) }, chat, current: ui, deprecation: { sunset: config.sunset, link: config.deprecationLink } }),
+    current,
+  ];
   return {
-    id: terminal.id,
-    get closed() {
-      return terminal.execution.closed;
-    },
-    // Ended between the lookup and the subscription: the stream sees `closed` and says so itself.
-    subscribe: (listener) => events.subscribe(sessionId, listener) ?? (() => undefined),
+    mountProtected: (router) => mounts.forEach((mount) => mount.mountProtected(router)),
+    mountPublic: (router) => mounts.forEach((mount) => mount.mountPublic(router)),
   };
 }
 

@@ -59,7 +59,7 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
 
     await page.fill('#token', TOKEN);
     await page.click('#connect');
-    await ui.waitForSession();
+    await ui.waitForConsole();
     expect(await page.evaluate('[sessionStorage.getItem("term-mcp-auth"), localStorage.length]')).toEqual([TOKEN, 0]);
 
     const card = await ui.plan(COLOURED, 'Planned');

@@ -87,6 +87,8 @@ export class UiPage {
   /** Paths (no origin) that answered 404, in order. */
   readonly notFound: string[] = [];
   readonly requested: string[] = [];
+  /** Session event streams (`GET ui/events`) the server opened for the page (status 200, headers received). */
+  eventStreams = 0;
 
   private constructor(
     readonly context: BrowserContext,
@@ -106,6 +108,7 @@ export class UiPage {
     page.on('request', (request) => ui.requested.push(new URL(request.url()).pathname));
     page.on('response', (response) => {
       if (response.status() === 404) ui.notFound.push(new URL(response.url()).pathname);
+      if (response.status() === 200 && new URL(response.url()).pathname.endsWith('/ui/events')) ui.eventStreams += 1;
     });
     return ui;
   }
@@ -118,7 +121,7 @@ export class UiPage {
     await this.page.goto(url);
     await this.page.fill('#token', token);
     await this.page.click('#connect');
-    await this.waitForSession();
+    await this.waitForConsole();
   }
 
   /**
@@ -133,9 +136,24 @@ export class UiPage {
     }
   }
 
+  /** Connected: the console is shown. A tab has no session until its first plan (or advisor question) opens one. */
+  async waitForConsole(): Promise<void> {
+    await this.until('!document.getElementById("console").hidden && document.getElementById("connection").textContent === "Connected"');
+  }
+
+  /** Connected with a session (one planned in, or kept across a reload); returns its id. */
   async waitForSession(): Promise<string> {
     await this.until('document.getElementById("session-id").title.length === 36 && !document.getElementById("console").hidden');
     return this.sessionId();
+  }
+
+  /** Waits until the server has opened `count` event streams for this page in all (it subscribed them by then). */
+  async waitForEventStreams(count: number, timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.eventStreams < count) {
+      if (Date.now() > deadline) throw new Error(`the page opened ${this.eventStreams} event streams, not ${count}`);
+      await this.page.waitForTimeout(100);
+    }
   }
 
   async sessionId(): Promise<string> {

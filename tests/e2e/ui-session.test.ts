@@ -43,12 +43,15 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     expect(ui.notFound).toEqual([]);
   }
 
-  it('reuses the session across reloads (never one per reload); New session and Lock close theirs', async () => {
+  it('opens the session with the first plan, reuses it across reloads (never one per reload); New session and Lock close theirs', async () => {
     const { page } = ui;
     server = await startTestServer();
     await ui.connect(`${server.origin}/`);
-    const first = await ui.sessionId();
+    // Connecting opens nothing: MCP opens a session with the first terminal_plan.
+    expect([await ui.sessionId(), sessionIds(server)]).toEqual(['', []]);
     const card = await ui.plan('echo kept', 'Planned');
+    const first = await ui.waitForSession();
+    expect(sessionIds(server)).toEqual([first]);
     await card.locator('[data-action=run]').click();
     await card.locator('[data-role=status]').filter({ hasText: 'Succeeded' }).waitFor();
 
@@ -64,10 +67,13 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
 
     await page.click('#new-session');
     await ui.until(`document.getElementById('session-id').title !== ${JSON.stringify(first)}`);
-    const second = await ui.sessionId();
-    expect(sessionIds(server)).toEqual([second]);
+    await ui.until(`document.getElementById('ledger-empty').checkVisibility()`);
     expect(await page.locator('.plan-card').count()).toBe(0);
-    expect(await page.isVisible('#ledger-empty')).toBe(true);
+    expect(sessionIds(server)).toEqual([]);
+    await ui.plan('echo next', 'Planned');
+    const second = await ui.waitForSession();
+    expect(second).not.toBe(first);
+    expect(sessionIds(server)).toEqual([second]);
 
     await page.click('#lock');
     await page.locator('#gate').waitFor();
@@ -101,7 +107,9 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     server = await startTestServer();
     const sessionId = await (async () => {
       await ui.connect(`${server.origin}/`);
-      return ui.sessionId();
+      await ui.plan('echo first', 'Planned');
+      await ui.waitForEventStreams(1);
+      return ui.waitForSession();
     })();
     await server.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).close(sessionId);
     await page.locator('#banner-text').filter({ hasText: 'This session has ended: it expired or was closed.' }).waitFor();
@@ -120,7 +128,10 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     server = await startTestServer();
     await ui.connect(`${server.origin}/`);
     const port = server.port;
+    await ui.plan('echo before the stop', 'Planned');
     const firstSession = await ui.waitForSession();
+    // The stream must be open to hear the session close as the server stops.
+    await ui.waitForEventStreams(1);
     await server.stop();
     server = undefined;
     // A graceful shutdown ends the session first (its stream says so), then stops answering: that is a stop.
@@ -136,10 +147,12 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     server = await startTestServer({ PORT: String(port) });
     await page.getByRole('button', { name: 'Reconnect' }).click();
     await page.locator('#connection').filter({ hasText: 'Connected' }).waitFor();
-    // The restarted server knows nothing of the first session: the page opens a new one.
-    await ui.until(`document.getElementById('session-id').title.length === 36 && document.getElementById('session-id').title !== ${JSON.stringify(firstSession)}`);
-    expect(sessionIds(server)).toEqual([await ui.sessionId()]);
+    // The restarted server knows nothing of the first session: the page forgets it, and its next plan opens one.
+    await ui.until(`document.getElementById('session-id').title === ''`);
+    expect(sessionIds(server)).toEqual([]);
     const card = await ui.plan('echo back', 'Planned');
+    expect(sessionIds(server)).toEqual([await ui.waitForSession()]);
+    expect(await ui.sessionId()).not.toBe(firstSession);
     await card.locator('[data-action=run]').click();
     await card.locator('[data-role=status]').filter({ hasText: 'Succeeded' }).waitFor();
     // The failed calls while the server was down are Chromium's own network errors.
@@ -156,7 +169,7 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     expect(page.url()).toBe(embedded.pageUrl);
     await page.fill('#token', TOKEN);
     await page.click('#connect');
-    await ui.waitForSession();
+    await ui.waitForConsole();
     const card = await ui.plan("printf '\\033[32mgreen\\033[0m\\n'", 'Planned');
     await card.locator('[data-action=run]').click();
     await ui.waitForTerminalLine(/^green$/);

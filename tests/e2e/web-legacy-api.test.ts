@@ -74,13 +74,16 @@ describe('legacy web API over HTTP', () => {
     for (const reply of replies) expect(deprecationOf(reply.headers)).toEqual(DEPRECATED);
   });
 
-  it('leaves /health, /mcp, /ui/config and the UI without deprecation headers', async () => {
+  it('leaves /health, /mcp, the UI and its routes (/ui/config, /ui/events, /ui/chat) without deprecation headers', async () => {
     const health = await web(server, 'GET', '/health', { token: null });
     const mcp = await post(server.url, modernRequest('tools/list', 1), modernHeaders('tools/list'));
     const config = await web(server, 'GET', '/ui/config');
     const page = await web(server, 'GET', '/', { token: null });
-    expect([health.status, mcp.status, config.status, page.status]).toEqual([200, 200, 200, 200]);
-    for (const reply of [health, mcp, config, page]) expect(deprecationOf(reply.headers)).toEqual(NOT_DEPRECATED);
+    const events = await web(server, 'GET', '/ui/events?session_id=00000000-0000-0000-0000-000000000000');
+    const chat = await web(server, 'POST', '/ui/chat', { body: { message: 'hi' } });
+    const refused = await web(server, 'GET', '/ui/events?session_id=x', { token: null });
+    expect([health, mcp, config, page, events, chat, refused].map((reply) => reply.status)).toEqual([200, 200, 200, 200, 404, 503, 401]);
+    for (const reply of [health, mcp, config, page, events, chat, refused]) expect(deprecationOf(reply.headers)).toEqual(NOT_DEPRECATED);
   });
 
   it.each([
@@ -89,6 +92,8 @@ describe('legacy web API over HTTP', () => {
     ['GET', '/stream?session_id=00000000-0000-0000-0000-000000000000'],
     ['POST', '/chat'],
     ['GET', '/ui/config'],
+    ['GET', '/ui/events?session_id=00000000-0000-0000-0000-000000000000'],
+    ['POST', '/ui/chat'],
   ])('refuses %s %s without a token (401) and with a wrong one (401)', async (method, path) => {
     const body = method === 'POST' ? { message: 'hi' } : undefined;
     const missing = await web(server, method, path, { body, token: null });
@@ -105,7 +110,6 @@ describe('legacy web API over HTTP', () => {
       protocol_version: '2026-07-28',
       chat: { available: false, model: null },
       limits: { command_timeout_seconds: 20, max_output_bytes: 1_048_576, session_timeout_seconds: 3600, max_chat_message_chars: 10_000 },
-      deprecation: { sunset: SUNSET },
     });
     expect(reply.text).not.toContain(server.workspaceRoot);
   });

@@ -12,7 +12,7 @@ interface WordsModule {
 const { SENTENCES, SESSION_ENDED_CODES, saysSessionEnded, sentenceFor } = jest.requireActual<WordsModule>('../../static/words.js');
 
 /** Codes the UI makes up itself for failures that carry no server code (see static/api.js `RequestFailed`). */
-const UI_CODES = ['unreachable', 'unauthorized', 'rate_limited', 'too_large', 'not_available', 'operator_unauthorized', 'rpc_error', 'http_error', 'server_stopped'];
+const UI_CODES = ['unreachable', 'unauthorized', 'rate_limited', 'too_large', 'not_available', 'operator_unauthorized', 'rpc_error', 'http_error', 'server_stopped', 'not_connected'];
 
 const codes = Object.keys(DOMAIN_ERRORS) as DomainErrorCode[];
 /** Every code the server can answer with: tool refusal / JSON-RPC data codes, and the web routes' `error` codes. */

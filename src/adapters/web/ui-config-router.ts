@@ -4,6 +4,7 @@ import { Router } from 'express';
 export interface UiConfig {
   readonly approval_channel: 'client' | 'operator';
   readonly mode: string;
+  /** The MCP protocol version the UI speaks on `POST /mcp` (it has no constant of its own). */
   readonly protocol_version: string;
   readonly chat: { readonly available: boolean; readonly model: string | null };
   readonly limits: {
@@ -12,8 +13,6 @@ export interface UiConfig {
     readonly session_timeout_seconds: number;
     readonly max_chat_message_chars: number;
   };
-  /** When the deprecated routes the UI still uses may go away. */
-  readonly deprecation: { readonly sunset: string };
 }
 
 /** `GET /ui/config` (behind the transport's auth): the UI's settings. */

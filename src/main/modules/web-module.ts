@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import { TYPES } from '../types.js';
 import { mountWeb, type WebMounts } from '../web-mounts.js';
 
-/** HTTP only: the deprecated web API, the planning chat, the operator route and the browser UI, over the terminal. */
+/** HTTP only: the browser UI and its routes, the planning chat, the operator route and the deprecated web API. */
 export const webModule = typedModule(({ bind }) => {
   bind<WebMounts>(TYPES.WebMounts).toResolvedValue(
     (

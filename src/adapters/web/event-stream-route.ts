@@ -1,11 +1,12 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { ExecutionEvent } from '../../domain/execution/execution-types.js';
 import { InvalidArgument } from '../../domain/errors.js';
 import { SessionNotFound } from '../../domain/execution/execution-errors.js';
-import { sendWebDomainError } from './web-error-reply.js';
-import type { StreamedSession, WebSessions } from './web-ports.js';
+import type { TerminalEvents } from '../../domain/terminal/terminal-events.js';
 
 export interface EventStreamOptions {
-  readonly sessions: Pick<WebSessions, 'find'>;
+  /** Where the events come from: the `TerminalEvents` port, never a session object. */
+  readonly events: Pick<TerminalEvents, 'subscribe'>;
   /** Interval of the `ping` event that keeps proxies from closing an idle stream (seed: 15 s). */
   readonly heartbeatMs: number;
   /** Bytes a slow reader may leave unread before the stream is dropped (the client reconnects). */
@@ -13,50 +14,44 @@ export interface EventStreamOptions {
 }
 
 /**
- * `GET /stream?session_id=<id>`: Server-Sent Events of one execution session (seed §7). First `hello`, then every
- * `ExecutionEvent` as `event: <type>` with its JSON, in order, and `ping` heartbeats. The stream ends after
- * `session_closed`; when the client goes away the subscription and the heartbeat are released.
+ * `GET …?session_id=<id>`: Server-Sent Events of one terminal session (seed §7), mounted at `GET /ui/events`. First
+ * `hello`, then every event of the session as `event: <type>` with its JSON, in order, and `ping` heartbeats. The
+ * stream ends after `session_closed`; when the client goes away the subscription and the heartbeat are released.
+ * A missing `session_id` or a session that is not live is passed on as a typed error (the router's error handler
+ * answers it), before anything is written.
  */
-export function mountEventStreamRoute(router: Router, options: EventStreamOptions): void {
-  router.get('/stream', (req, res) => {
+export function eventStreamHandler(options: EventStreamOptions): RequestHandler {
+  return (req, res, next) => {
     const sessionId = req.query.session_id;
     if (typeof sessionId !== 'string' || sessionId === '') {
-      sendWebDomainError(res, new InvalidArgument('session_id is required'));
+      next(new InvalidArgument('session_id is required'));
       return;
     }
-    const session = options.sessions.find(sessionId);
-    if (!session) {
-      sendWebDomainError(res, new SessionNotFound(sessionId));
+    // Subscribing first is the liveness check; events are delivered on later ticks, so hello below is still first.
+    const stream = new SseWriter(res, options.maxBufferedBytes);
+    const unsubscribe = options.events.subscribe(sessionId, (event: ExecutionEvent) => {
+      stream.send(event.type, event);
+      if (event.type === 'session_closed') stream.finish();
+    });
+    if (unsubscribe === undefined) {
+      next(new SessionNotFound(sessionId));
       return;
     }
-    streamSession(req, res, session, options);
-  });
+    stream.hold(unsubscribe);
+    openStream(req, res, stream, sessionId, options.heartbeatMs);
+  };
 }
 
-function streamSession(req: Request, res: Response, session: StreamedSession, options: EventStreamOptions): void {
+function openStream(req: Request, res: Response, stream: SseWriter, sessionId: string, heartbeatMs: number): void {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
   req.socket.setNoDelay(true);
-
-  const stream = new SseWriter(res, options.maxBufferedBytes);
   res.on('close', () => stream.release());
-  stream.send('hello', { ok: true, session: session.id });
-  stream.hold(
-    session.subscribe((event) => {
-      stream.send(event.type, event);
-      if (event.type === 'session_closed') stream.finish();
-    }),
-  );
-  // Closed between the lookup and the subscription: its `session_closed` was already published.
-  if (session.closed) {
-    stream.send('session_closed', { type: 'session_closed', sessionId: session.id, at: new Date().toISOString() });
-    stream.finish();
-    return;
-  }
-  const heartbeat = setInterval(() => stream.send('ping', { ts: Math.floor(Date.now() / 1000) }), options.heartbeatMs);
+  stream.send('hello', { ok: true, session: sessionId });
+  const heartbeat = setInterval(() => stream.send('ping', { ts: Math.floor(Date.now() / 1000) }), heartbeatMs);
   stream.hold(() => clearInterval(heartbeat));
 }
 
