@@ -64,7 +64,7 @@ export function costliestAcceptedLines() {
 }
 
 export async function runPolicyBench() {
-  const { parseShellCommand } = await load('application/policy/shell-parser.js');
+  const { parseShellCommand } = await load('application/shell/shell-parser.js');
   const { engine, cwd, close } = await loadPolicyEngine();
   const inspector = { root: cwd };
   try {

@@ -1,6 +1,6 @@
 import type { PathInspector } from '../../domain/policy/path-inspector.js';
 import { allow, deny, type Judgement } from './rules/judgement.js';
-import type { SimpleCommand } from './shell-ast.js';
+import type { SimpleCommand } from '../shell/shell-ast.js';
 
 /** A line may leave this many candidate working directories open (cd targets that may not exist yet). */
 export const MAX_CANDIDATE_DIRECTORIES = 8;

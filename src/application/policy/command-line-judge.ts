@@ -2,8 +2,8 @@ import { CommandTooComplex, ShellSyntaxError } from '../../domain/policy/policy-
 import { deny, type JudgeContext, type Judgement } from './rules/judgement.js';
 import type { InnerCommand } from './rules/wrapper-unwrap.js';
 import { LineDecision, type LineOutcome } from './line-decision.js';
-import type { Command, CommandList, ParsedCommandLine, SimpleCommand } from './shell-ast.js';
-import { parseShellCommand } from './shell-parser.js';
+import type { Command, CommandList, ParsedCommandLine, SimpleCommand } from '../shell/shell-ast.js';
+import { parseShellCommand } from '../shell/shell-parser.js';
 import { judgeSimpleCommand } from './simple-command-judge.js';
 import { isCdBuiltin, judgeCd, MAX_CANDIDATE_DIRECTORIES } from './cd-builtin.js';
 

@@ -10,9 +10,9 @@ import { MemoizedPathInspector } from './memoized-path-inspector.js';
 import { findFloorViolation } from './policy-floor.js';
 import { DEFAULT_POLICY_SETTINGS, type PolicyExamples, type PolicySettings } from './policy-settings.js';
 import { deny, type Judgement } from './rules/judgement.js';
-import type { ParsedCommandLine } from './shell-ast.js';
+import type { ParsedCommandLine } from '../shell/shell-ast.js';
 import { SANDBOXED_PARSE, SandboxedLineJudge } from './sandboxed-line-judge.js';
-import { parseShellCommand } from './shell-parser.js';
+import { parseShellCommand } from '../shell/shell-parser.js';
 
 /** Seed limit (policy.py hard-codes 1000; MAX_COMMAND_LENGTH documents it), counted in characters. */
 export const DEFAULT_MAX_COMMAND_CHARACTERS = 1000;

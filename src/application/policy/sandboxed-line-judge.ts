@@ -6,8 +6,8 @@ import { allow, deny, needsApproval, type JudgeContext, type Judgement } from '.
 import { findPathEscape } from './rules/path-rule.js';
 import { findServerFile, judgeSandboxedCommand, programName } from './rules/sandboxed-rule.js';
 import { unwrapCommand, type InnerCommand } from './rules/wrapper-unwrap.js';
-import type { Command, CommandList, ParsedCommandLine, Redirection, Word } from './shell-ast.js';
-import { parseShellCommand } from './shell-parser.js';
+import type { Command, CommandList, ParsedCommandLine, Redirection, Word } from '../shell/shell-ast.js';
+import { parseShellCommand } from '../shell/shell-parser.js';
 
 /** `sh -c "sh -c '...'"` is unwrapped this deep, then refused. */
 const MAX_UNWRAP_DEPTH = 8;
