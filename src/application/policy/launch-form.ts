@@ -1,5 +1,5 @@
 import type { LaunchForm } from '../../domain/policy/policy-types.js';
-import type { ExecutableSpan } from './command-line-judge.js';
+import type { ExecutableSpan } from './line-walker.js';
 import type { ParsedCommandLine } from '../shell/shell-ast.js';
 
 /**
