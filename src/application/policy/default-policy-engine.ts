@@ -12,6 +12,7 @@ import { findFloorViolation } from './policy-floor.js';
 import { DEFAULT_POLICY_SETTINGS, type PolicyExamples, type PolicySettings } from './policy-settings.js';
 import { deny, type Judgement } from './rules/judgement.js';
 import { SANDBOXED_JUDGING } from './sandboxed-judging.js';
+import { SimpleCommandMemo } from './simple-command-memo.js';
 import { syntaxDenial } from './syntax-denial.js';
 import type { ParsedCommandLine } from '../shell/shell-ast.js';
 import { parseShellCommand } from '../shell/shell-parser.js';
@@ -82,7 +83,7 @@ export class DefaultPolicyEngine implements PolicyEngine {
     }
     const inspector = new MemoizedPathInspector(this.inspector.snapshot?.() ?? this.inspector);
     const context = { settings: this.settings, inspector, cwd: request.cwd };
-    const line = new LineWalker(mode, context).judgeLine(parsed);
+    const line = new LineWalker(mode, context, new SimpleCommandMemo(inspector)).judgeLine(parsed);
     const launch = line.outcome.verdict === 'deny' ? null : launchFor(parsed, command, line.executableSpans);
     return decisionOf(line.outcome, parsed, launch);
   }

@@ -6,6 +6,7 @@ import type { JudgingMode, PipelineShapeJudgement } from './judging-mode.js';
 import { LineDecision, type LineOutcome } from './line-decision.js';
 import { deny, type JudgeContext, type Judgement } from './rules/judgement.js';
 import type { InnerCommand } from './rules/wrapper-unwrap.js';
+import type { SimpleCommandMemo } from './simple-command-memo.js';
 import { syntaxDenial } from './syntax-denial.js';
 
 export type { JudgedPart } from './line-decision.js';
@@ -48,10 +49,17 @@ const COMMENT = deny('shell_comment', 'comments are not accepted in commands');
  * (judging-mode.ts); the walk itself never asks which mode it is in.
  */
 export class LineWalker {
+  private readonly judgeSimpleCommand: JudgingMode['judgeSimple'];
+
   constructor(
     private readonly mode: JudgingMode,
     private readonly context: JudgeContext,
-  ) {}
+    /** Judgements of repeated commands, for this line only; without it every command is judged. */
+    memo?: SimpleCommandMemo,
+  ) {
+    const judgeSimple = mode.judgeSimple.bind(mode);
+    this.judgeSimpleCommand = memo === undefined ? judgeSimple : (command, at) => memo.judge(command, at, judgeSimple);
+  }
 
   judgeLine(parsed: ParsedCommandLine): LineJudgement {
     const sink: WalkSink = { decision: new LineDecision(), spans: [] };
@@ -120,7 +128,7 @@ export class LineWalker {
 
   /** A simple command (or what a wrapper runs as an argv); `imposed` is the pipeline shape's verdict on it. */
   private judgeSimple(command: SimpleCommand, imposed: Judgement | null, depth: number, sink: WalkSink, context: JudgeContext, walkSubstitutions: boolean): void {
-    const judged = this.mode.judgeSimple(command, context);
+    const judged = this.judgeSimpleCommand(command, context);
     const judgement = imposed ?? judged.judgement;
     sink.decision.add({ text: command.text, ...judgement });
     const nameWord = command.words[0];

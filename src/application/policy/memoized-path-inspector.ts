@@ -20,16 +20,26 @@ export class MemoizedPathInspector implements PathInspector {
    */
   readonly listLinks?: (absolute: string) => LinkListing;
   private entriesLeft = MAX_LISTED_ENTRIES;
+  private listed = 0;
 
   constructor(private readonly inner: PathInspector) {
     const list = inner.listLinks?.bind(inner);
     if (list) {
       this.listLinks = (absolute) => {
+        this.listed += 1;
         const listing = list(absolute, this.entriesLeft);
         this.entriesLeft = Math.max(0, this.entriesLeft - listing.entries);
         return listing;
       };
     }
+  }
+
+  /**
+   * How many listings this evaluation made. A judgement that listed spent budget a later judgement of the same
+   * command must spend again (simple-command-memo.ts keeps only judgements that listed nothing).
+   */
+  get listings(): number {
+    return this.listed;
   }
 
   get root(): string {
