@@ -46,6 +46,15 @@ describe('judgements of repeated commands, remembered for one line', () => {
     expect(judged.judgement).toMatchObject({ verdict: 'allow', rule: 'read_only_command' });
   });
 
+  it('remembers the first command of a program once its name comes back in the line', () => {
+    const memo = new SimpleCommandMemo(inspector);
+    const [first, other, again] = commandsOf('cat README.md; cat src/a.txt; cat README.md');
+    const judged = memo.judge(first as SimpleCommand, context, counted);
+    memo.judge(other as SimpleCommand, context, counted);
+    expect(memo.judge(again as SimpleCommand, context, counted)).toBe(judged);
+    expect(calls).toEqual([first, other]);
+  });
+
   it('judges again in another directory, or in one a cd of the line chose', () => {
     const memo = new SimpleCommandMemo(inspector);
     const [command] = commandsOf('cat a.txt');
