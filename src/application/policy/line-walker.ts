@@ -64,7 +64,7 @@ export class LineWalker {
   judgeLine(parsed: ParsedCommandLine): LineJudgement {
     const sink: WalkSink = { decision: new LineDecision(), spans: [] };
     // A comment hides nothing from the parser, but one shell's comment can be another's word: refused in every mode.
-    if (parsed.hasComment) sink.decision.add({ text: '#', ...COMMENT });
+    if (parsed.hasComment) sink.decision.addJudgement('#', COMMENT);
     this.judgeList(parsed.list, 0, sink, this.context, [this.context.cwd]);
     return { outcome: sink.decision.outcome(), executableSpans: sink.spans ?? [] };
   }
@@ -83,7 +83,7 @@ export class LineWalker {
       const lone = pipeline.commands.length === 1 ? pipeline.commands[0] : undefined;
       if (this.mode.followsCd && lone !== undefined && lone.type === 'simple' && isCdBuiltin(lone) && item.separator !== '&' && !pipeline.negated) {
         const judged = judgeCd(lone, cwds, context.inspector);
-        sink.decision.add({ text: lone.text, ...judged.judgement });
+        sink.decision.addJudgement(lone.text, judged.judgement);
         ifCdFailed = [...new Set([...ifCdFailed, ...cwds])];
         cwds = judged.cwds;
       } else {
@@ -93,7 +93,7 @@ export class LineWalker {
         cwds = [...new Set([...cwds, ...ifCdFailed])];
         ifCdFailed = [];
         if (cwds.length > MAX_CANDIDATE_DIRECTORIES) {
-          sink.decision.add({ text: 'cd', ...deny('cd_too_many', `the line could run in more than ${MAX_CANDIDATE_DIRECTORIES} directories`) });
+          sink.decision.addJudgement('cd', deny('cd_too_many', `the line could run in more than ${MAX_CANDIDATE_DIRECTORIES} directories`));
           return;
         }
       }
@@ -112,13 +112,13 @@ export class LineWalker {
   }
 
   private judgeCommand(command: Command, shape: PipelineShapeJudgement | null, depth: number, sink: WalkSink, context: JudgeContext): void {
-    if (shape?.placement === 'before') sink.decision.add({ text: command.text, ...shape.judgement });
+    if (shape?.placement === 'before') sink.decision.addJudgement(command.text, shape.judgement);
     const imposed = shape?.placement === 'instead' ? shape.judgement : null;
     if (command.type === 'simple') {
       this.judgeSimple(command, imposed, depth, sink, context, true);
       return;
     }
-    sink.decision.add({ text: command.text, ...(imposed ?? this.mode.judgeStructure(command, context)) });
+    sink.decision.addJudgement(command.text, imposed ?? this.mode.judgeStructure(command, context));
     if (this.mode.walksStructureSubstitutions) {
       const words = 'bodies' in command ? command.words : [];
       for (const body of substitutionBodies(words, command.redirections)) this.judgeList(body, depth, sink, context, [context.cwd]);
@@ -130,7 +130,7 @@ export class LineWalker {
   private judgeSimple(command: SimpleCommand, imposed: Judgement | null, depth: number, sink: WalkSink, context: JudgeContext, walkSubstitutions: boolean): void {
     const judged = this.judgeSimpleCommand(command, context);
     const judgement = imposed ?? judged.judgement;
-    sink.decision.add({ text: command.text, ...judgement });
+    sink.decision.addJudgement(command.text, judgement);
     const nameWord = command.words[0];
     if (sink.spans !== null && !command.detached && nameWord && judged.executablePath !== null && judgement.verdict !== 'deny') {
       const insertions = judged.insertions.map(({ afterWord, args }) => ({
@@ -152,11 +152,11 @@ export class LineWalker {
   private judgeInner(inner: InnerCommand, depth: number, decision: LineDecision, context: JudgeContext): void {
     const text = inner.kind === 'argv' ? inner.words.map((word) => word.raw).join(' ') : inner.text;
     if (depth > MAX_UNWRAP_DEPTH) {
-      decision.add({ text, ...deny('nesting_too_deep', 'wrapped commands are nested too deeply') });
+      decision.addJudgement(text, deny('nesting_too_deep', 'wrapped commands are nested too deeply'));
       return;
     }
     if (inner.kind === 'code') {
-      decision.add({ text, ...this.mode.judgeInlineCode(inner.language) });
+      decision.addJudgement(text, this.mode.judgeInlineCode(inner.language));
       return;
     }
     const sink: WalkSink = { decision, spans: null };
@@ -170,10 +170,10 @@ export class LineWalker {
       parsed = parseShellCommand(inner.text, this.mode.parseOptions);
     } catch (error) {
       if (!(error instanceof ShellSyntaxError)) throw error;
-      decision.add({ text, ...syntaxDenial(error) });
+      decision.addJudgement(text, syntaxDenial(error));
       return;
     }
-    if (parsed.hasComment) decision.add({ text: '#', ...COMMENT });
+    if (parsed.hasComment) decision.addJudgement('#', COMMENT);
     this.judgeList(parsed.list, depth, sink, context, [context.cwd]);
   }
 }

@@ -1,3 +1,4 @@
+import type { Word } from '../shell/shell-ast.js';
 import type { JudgeContext } from './rules/judgement.js';
 import type { MemoizedPathInspector } from './memoized-path-inspector.js';
 import type { CommandShape } from './rules/shell-feature-rule.js';
@@ -23,7 +24,9 @@ interface FirstOfName {
  * evaluations.
  */
 export class SimpleCommandMemo {
-  private readonly judged = new Map<string, SimpleCommandJudgement>();
+  /** By directory (two maps: chosen by a cd of the line, or not), then by the words' text. */
+  private readonly judged = new Map<string, Map<string, SimpleCommandJudgement>>();
+  private readonly judgedAfterCd = new Map<string, Map<string, SimpleCommandJudgement>>();
   /** Program names met once so far, with their first command (null: it cannot be remembered). */
   private readonly firstOfName = new Map<string, FirstOfName | null>();
   /** Program names met more than once: their commands are remembered. */
@@ -45,15 +48,26 @@ export class SimpleCommandMemo {
       // The name came back: from now on its commands are remembered, the first one included.
       this.firstOfName.delete(name);
       this.repeatedNames.add(name);
-      if (first !== null) this.judged.set(keyOf(first.command, first.context), first.judged);
+      if (first !== null) this.inDirectory(first.context).set(wordsKey(first.command), first.judged);
     }
-    const key = keyOf(command, context);
-    const known = this.judged.get(key);
+    const remembered = this.inDirectory(context);
+    const key = wordsKey(command);
+    const known = remembered.get(key);
     if (known !== undefined) return known;
     const listings = this.inspector.listings;
     const judged = judge(command, context);
-    if (this.inspector.listings === listings) this.judged.set(key, judged);
+    if (this.inspector.listings === listings) remembered.set(key, judged);
     return judged;
+  }
+
+  private inDirectory(context: JudgeContext): Map<string, SimpleCommandJudgement> {
+    const directories = context.cwdFromCd === true ? this.judgedAfterCd : this.judged;
+    let remembered = directories.get(context.cwd);
+    if (remembered === undefined) {
+      remembered = new Map();
+      directories.set(context.cwd, remembered);
+    }
+    return remembered;
   }
 }
 
@@ -65,12 +79,13 @@ function rememberable(command: CommandShape): boolean {
 }
 
 /**
- * The directory (and whether a `cd` in the line chose it) and the words' source text. NUL cannot occur in a judged
- * line (control characters are refused before the parse), so it separates the parts unambiguously; a word's source
- * text determines its value and expansions.
+ * The words' source text: a word's text determines its value and expansions. NUL cannot occur in a judged line
+ * (control characters are refused before the parse), so it separates the words unambiguously; a lone word (`ls`)
+ * is its own key.
  */
-function keyOf(command: CommandShape, context: JudgeContext): string {
-  let key = `${context.cwdFromCd === true ? 'cd' : ''}\0${context.cwd}`;
-  for (const word of command.words) key += `\0${word.raw}`;
+function wordsKey(command: CommandShape): string {
+  const { words } = command;
+  let key = words[0]?.raw ?? '';
+  for (let index = 1; index < words.length; index += 1) key += `\0${(words[index] as Word).raw}`;
   return key;
 }
