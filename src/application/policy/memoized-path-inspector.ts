@@ -10,7 +10,8 @@ export const MAX_LISTED_ENTRIES = 10_000;
  * execute-time re-check gets a fresh one and sees the file system as it is then.
  */
 export class MemoizedPathInspector implements PathInspector {
-  private readonly resolved = new Map<string, PathFacts>();
+  /** By working directory, then by token: no key is built per look-up (a long line asks for hundreds of words). */
+  private readonly resolved = new Map<string, Map<string, PathFacts>>();
   private readonly executables = new Map<string, string | null>();
 
   /**
@@ -47,12 +48,15 @@ export class MemoizedPathInspector implements PathInspector {
   }
 
   resolve(cwd: string, token: string): PathFacts {
-    // The working directory itself is asked for by every command: keyed by itself, without building a key.
-    const key = token === '' ? cwd : `${cwd}\0${token}`;
-    let facts = this.resolved.get(key);
+    let inCwd = this.resolved.get(cwd);
+    if (inCwd === undefined) {
+      inCwd = new Map();
+      this.resolved.set(cwd, inCwd);
+    }
+    let facts = inCwd.get(token);
     if (facts === undefined) {
       facts = this.inner.resolve(cwd, token);
-      this.resolved.set(key, facts);
+      inCwd.set(token, facts);
     }
     return facts;
   }
