@@ -90,6 +90,16 @@ export default tseslint.config(
     },
   },
   {
+    // The shell reading knows nothing of the policy that judges what it reads (docs/architecture.md).
+    files: ['src/application/shell/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/adapters/**', '**/main/**', 'express', 'inversify'], message: 'Application code depends on ports, not adapters.' },
+        { group: ['**/application/policy/**', '../policy/**'], message: 'The shell reading never imports the policy: the policy reads the shell.' },
+      ] }],
+    },
+  },
+  {
     files: ['src/adapters/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [

@@ -5,6 +5,9 @@
 // reference: the same line's parse, in the same run) and compared with the same shape's 1 000-character line
 // scaled to its length, so the figures stay comparable when the machine is loaded.
 // `node bench/policy.mjs` prints the table; `npm run bench` puts it in docs/performance.md.
+// `node bench/policy.mjs --baseline <dist>` instead measures each shape's 1 000-character line with this build's
+// engine and with another build's (an earlier commit's dist/), interleaved sample by sample, so the two figures of
+// a change come from the same run under the same load.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,20 +36,20 @@ const MAX_SAMPLES = 200;
 const BUDGET_MS = 3_000;
 const WARM_UP = 5;
 
-async function load(relative) {
-  return import(pathToFileURL(path.join(ROOT, 'dist', relative)).href);
+async function load(relative, dist = path.join(ROOT, 'dist')) {
+  return import(pathToFileURL(path.join(dist, relative)).href);
 }
 
 /**
  * The built policy engine with the server's own wiring (default policy, MAX_COMMAND_LENGTH at its ceiling) on a temp
  * workspace; only the engine is ever built. `close` removes the workspace.
  */
-export async function loadPolicyEngine() {
+export async function loadPolicyEngine(dist = undefined) {
   assertBuilt();
-  const { loadConfig } = await load('main/config.js');
-  const { configuredContainer } = await load('main/container.js');
-  const { SERVER_MODULES } = await load('main/modules/index.js');
-  const { TYPES } = await load('main/types.js');
+  const { loadConfig } = await load('main/config.js', dist);
+  const { configuredContainer } = await load('main/container.js', dist);
+  const { SERVER_MODULES } = await load('main/modules/index.js', dist);
+  const { TYPES } = await load('main/types.js', dist);
   const workspace = makeTempDir('term-mcp-bench-policy-');
   writeFileSync(path.join(workspace, 'a'), 'a\n');
   const container = configuredContainer(loadConfig({ WORKSPACE_ROOT: workspace, MAX_COMMAND_LENGTH: '100000' }, {}, workspace));
@@ -64,7 +67,7 @@ export function costliestAcceptedLines() {
 }
 
 export async function runPolicyBench() {
-  const { parseShellCommand } = await load('application/policy/shell-parser.js');
+  const { parseShellCommand } = await load('application/shell/shell-parser.js');
   const { engine, cwd, close } = await loadPolicyEngine();
   const inspector = { root: cwd };
   try {
@@ -130,7 +133,47 @@ export function policyMarkdown({ results, bounds }) {
   return [...head, ...results.map(row), '', 'The costliest lines the bounds accept:', '', ...head, ...bounds.map(row)].join('\n');
 }
 
+/** Each shape's 1 000-character line judged by this build and by `baselineDist`'s, alternating sample by sample. */
+export async function runPolicyComparison(baselineDist) {
+  const builds = [await loadPolicyEngine(), await loadPolicyEngine(baselineDist)];
+  try {
+    return Object.entries(SHAPES).map(([shape, make]) => {
+      const line = JSON.parse(JSON.stringify(make(1_000)));
+      const samples = builds.map(() => []);
+      const verdicts = builds.map(({ engine, cwd }) => {
+        let decision = null;
+        for (let index = 0; index < WARM_UP * 20; index += 1) decision = engine.evaluate({ command: line, cwd });
+        return `${decision.verdict} (${decision.matchedRule})`;
+      });
+      for (let index = 0; index < MAX_SAMPLES * 5; index += 1) {
+        builds.forEach(({ engine, cwd }, build) => {
+          const start = process.hrtime.bigint();
+          engine.evaluate({ command: line, cwd });
+          samples[build].push(hrtimeMs(start));
+        });
+      }
+      const [mine, baseline] = samples.map((build) => summarize(build).p50);
+      return { shape, length: line.length, verdicts, mine, baseline, ratio: mine / baseline };
+    });
+  } finally {
+    for (const { close } of builds) close();
+  }
+}
+
+export function comparisonMarkdown(rows) {
+  return [
+    '| line (1 000 characters) | verdict: this build / baseline | p50 ms, this build | p50 ms, baseline | this build ÷ baseline |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows.map((r) => `| \`${r.shape}\` | ${r.verdicts.join(' / ')} | ${fixed(r.mine, 3)} | ${fixed(r.baseline, 3)} | ${fixed(r.ratio, 2)}x |`),
+  ].join('\n');
+}
+
 if (isMain(import.meta.url)) {
-  const result = await runPolicyBench();
-  process.stdout.write(`${policyMarkdown(result)}\n`);
+  const at = process.argv.indexOf('--baseline');
+  if (at !== -1) {
+    process.stdout.write(`${comparisonMarkdown(await runPolicyComparison(path.resolve(process.argv[at + 1])))}\n`);
+  } else {
+    const result = await runPolicyBench();
+    process.stdout.write(`${policyMarkdown(result)}\n`);
+  }
 }

@@ -90,6 +90,23 @@ describe('layer boundaries (eslint.config.js)', () => {
     expect(restricted(messages)).toEqual([expect.stringContaining('Application code depends on ports')]);
   });
 
+  it('refuses a shell module that imports the policy or an adapter, and lets it import the domain', async () => {
+    const messages = await lintAs(
+      'src/application/shell/boundary-probe.ts',
+      [
+        "import { judgeSimpleCommand } from '../policy/simple-command-judge.js';",
+        "import { NodeWorkspaceFS } from '../../adapters/fs/node-workspace-fs.js';",
+        "import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';",
+        'export const probe = [judgeSimpleCommand, NodeWorkspaceFS, ShellSyntaxError];',
+        '',
+      ].join('\n'),
+    );
+    expect(restricted(messages)).toEqual([
+      expect.stringContaining('The shell reading never imports the policy'),
+      expect.stringContaining('Application code depends on ports'),
+    ]);
+  });
+
   it('refuses process.env outside src/main, and allows it in the composition root', async () => {
     const source = 'export const home = process.env.HOME;\n';
     const adapter = await lintAs('src/adapters/process/boundary-probe.ts', source);

@@ -1,6 +1,6 @@
 import type { PathInspector } from '../../domain/policy/path-inspector.js';
 import { allow, deny, type Judgement } from './rules/judgement.js';
-import type { SimpleCommand } from './shell-ast.js';
+import type { SimpleCommand } from '../shell/shell-ast.js';
 
 /** A line may leave this many candidate working directories open (cd targets that may not exist yet). */
 export const MAX_CANDIDATE_DIRECTORIES = 8;
@@ -22,7 +22,7 @@ export function isCdBuiltin(command: SimpleCommand): boolean {
 /**
  * `cd DIR` is a shell builtin, not a program: /bin/sh (dash) changes its own directory and runs the rest of the list
  * there. A directory inside the workspace is allowed and the rest of the list is judged in it (where cd may fail,
- * the caller also judges it where it was: see CommandLineJudge). A target reached
+ * the caller also judges it where it was: see LineWalker). A target reached
  * through a symbolic link is refused: dash then tracks a logical path, and a later `cd ..` would climb from the
  * link's name, not from the directory the policy resolved. Options (`-L`, `-P`), `cd` alone (HOME) and `cd -`
  * (OLDPWD) name directories the policy cannot see. The launched shell's environment holds neither CDPATH nor PWD

@@ -3,16 +3,19 @@ import type { PathInspector } from '../../domain/policy/path-inspector.js';
 import { ShellSyntaxError } from '../../domain/policy/policy-errors.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
 import type { LaunchForm, PolicyDecision, PolicyRequest } from '../../domain/policy/policy-types.js';
-import { CommandLineJudge, syntaxDenial } from './command-line-judge.js';
+import { CATALOGUE_JUDGING } from './catalogue-judging.js';
 import { launchFor } from './launch-form.js';
 import { LineDecision, type JudgedPart, type LineOutcome } from './line-decision.js';
+import { LineWalker } from './line-walker.js';
 import { MemoizedPathInspector } from './memoized-path-inspector.js';
 import { findFloorViolation } from './policy-floor.js';
 import { DEFAULT_POLICY_SETTINGS, type PolicyExamples, type PolicySettings } from './policy-settings.js';
 import { deny, type Judgement } from './rules/judgement.js';
-import type { ParsedCommandLine } from './shell-ast.js';
-import { SANDBOXED_PARSE, SandboxedLineJudge } from './sandboxed-line-judge.js';
-import { parseShellCommand } from './shell-parser.js';
+import { SANDBOXED_JUDGING } from './sandboxed-judging.js';
+import { SimpleCommandMemo } from './simple-command-memo.js';
+import { syntaxDenial } from './syntax-denial.js';
+import type { ParsedCommandLine } from '../shell/shell-ast.js';
+import { parseShellCommand } from '../shell/shell-parser.js';
 
 /** Seed limit (policy.py hard-codes 1000; MAX_COMMAND_LENGTH documents it), counted in characters. */
 export const DEFAULT_MAX_COMMAND_CHARACTERS = 1000;
@@ -68,25 +71,19 @@ export class DefaultPolicyEngine implements PolicyEngine {
     const command = request.command;
     const early = checkCommandText(command, this.maxCommandCharacters);
     if (early) return decisionOf(single({ text: typeof command === 'string' ? command : '', ...early }), null, null);
-    const sandboxed = this.settings.mode === 'sandboxed';
+    // The mode decides how each node of the line is judged; the walk is the same. Sandboxed mode names no executable,
+    // so its line is launched as written through /bin/sh: the sandbox, not name resolution, bounds what it runs.
+    const mode = this.settings.mode === 'sandboxed' ? SANDBOXED_JUDGING : CATALOGUE_JUDGING;
     let parsed: ParsedCommandLine;
     try {
-      parsed = parseShellCommand(command, sandboxed ? SANDBOXED_PARSE : {});
+      parsed = parseShellCommand(command, mode.parseOptions);
     } catch (error) {
       if (!(error instanceof ShellSyntaxError)) throw error;
       return decisionOf(single({ text: command, ...syntaxDenial(error) }), null, null);
     }
     const inspector = new MemoizedPathInspector(this.inspector.snapshot?.() ?? this.inspector);
     const context = { settings: this.settings, inspector, cwd: request.cwd };
-    if (sandboxed) {
-      // Sandboxed mode launches the line as written through /bin/sh (no names to rewrite): the sandbox, not name
-      // resolution, bounds what it runs, and PATH is the fixed trusted one.
-      const decision = new LineDecision();
-      for (const part of new SandboxedLineJudge(context).judgeLine(parsed)) decision.add(part);
-      const outcome = decision.outcome();
-      return decisionOf(outcome, parsed, outcome.verdict === 'deny' ? null : launchFor(parsed, command, []));
-    }
-    const line = new CommandLineJudge(context).judgeLine(parsed);
+    const line = new LineWalker(mode, context, new SimpleCommandMemo(inspector)).judgeLine(parsed);
     const launch = line.outcome.verdict === 'deny' ? null : launchFor(parsed, command, line.executableSpans);
     return decisionOf(line.outcome, parsed, launch);
   }

@@ -1,6 +1,6 @@
 import type { LaunchForm } from '../../domain/policy/policy-types.js';
-import type { ExecutableSpan } from './command-line-judge.js';
-import type { ParsedCommandLine } from './shell-ast.js';
+import type { ExecutableSpan } from './line-walker.js';
+import type { ParsedCommandLine } from '../shell/shell-ast.js';
 
 /**
  * How an allowed line is launched. A lone simple command without shell features runs as an argv (no shell at

@@ -27,7 +27,7 @@ const VERDICTS: readonly PolicyVerdict[] = ['allow', 'approval_required', 'deny'
  * per (verdict, risk) bucket so nothing is sorted or walked again at the end.
  */
 export class LineDecision {
-  private decisive: JudgedPart | null = null;
+  private decisive: Judgement | null = null;
   private highestRisk: RiskLevel = 'low';
   private readonly parts: PartDecision[] = [];
   private readonly reasonBuckets: string[][][] = VERDICTS.map(() => RISKS.map(() => []));
@@ -36,6 +36,11 @@ export class LineDecision {
   private projectCode = false;
 
   add(part: JudgedPart): void {
+    this.addJudgement(part.text, part);
+  }
+
+  /** The judgement of the part of the line whose text is `text` (no part object is built for it). */
+  addJudgement(text: string, part: Judgement): void {
     const decisive = this.decisive;
     if (
       decisive === null ||
@@ -49,7 +54,7 @@ export class LineDecision {
     for (const file of part.filesTouched) this.files.add(file);
     if (part.networkRequested) this.network = true;
     if (part.executesProjectCode) this.projectCode = true;
-    this.parts.push({ text: part.text, verdict: part.verdict, rule: part.rule, reason: part.reasons[0] ?? '' });
+    this.parts.push({ text, verdict: part.verdict, rule: part.rule, reason: part.reasons[0] ?? '' });
   }
 
   /** The decision; at least one part must have been added. */

@@ -10,7 +10,8 @@ export const MAX_LISTED_ENTRIES = 10_000;
  * execute-time re-check gets a fresh one and sees the file system as it is then.
  */
 export class MemoizedPathInspector implements PathInspector {
-  private readonly resolved = new Map<string, PathFacts>();
+  /** By working directory, then by token: no key is built per look-up (a long line asks for hundreds of words). */
+  private readonly resolved = new Map<string, Map<string, PathFacts>>();
   private readonly executables = new Map<string, string | null>();
 
   /**
@@ -20,11 +21,13 @@ export class MemoizedPathInspector implements PathInspector {
    */
   readonly listLinks?: (absolute: string) => LinkListing;
   private entriesLeft = MAX_LISTED_ENTRIES;
+  private listed = 0;
 
   constructor(private readonly inner: PathInspector) {
     const list = inner.listLinks?.bind(inner);
     if (list) {
       this.listLinks = (absolute) => {
+        this.listed += 1;
         const listing = list(absolute, this.entriesLeft);
         this.entriesLeft = Math.max(0, this.entriesLeft - listing.entries);
         return listing;
@@ -32,17 +35,28 @@ export class MemoizedPathInspector implements PathInspector {
     }
   }
 
+  /**
+   * How many listings this evaluation made. A judgement that listed spent budget a later judgement of the same
+   * command must spend again (simple-command-memo.ts keeps only judgements that listed nothing).
+   */
+  get listings(): number {
+    return this.listed;
+  }
+
   get root(): string {
     return this.inner.root;
   }
 
   resolve(cwd: string, token: string): PathFacts {
-    // The working directory itself is asked for by every command: keyed by itself, without building a key.
-    const key = token === '' ? cwd : `${cwd}\0${token}`;
-    let facts = this.resolved.get(key);
+    let inCwd = this.resolved.get(cwd);
+    if (inCwd === undefined) {
+      inCwd = new Map();
+      this.resolved.set(cwd, inCwd);
+    }
+    let facts = inCwd.get(token);
     if (facts === undefined) {
       facts = this.inner.resolve(cwd, token);
-      this.resolved.set(key, facts);
+      inCwd.set(token, facts);
     }
     return facts;
   }

@@ -1,8 +1,8 @@
 import { readOptions, resolveLongOption } from '../../../src/application/policy/options/option-reader';
 import { optionTableFor } from '../../../src/application/policy/options/program-options';
 import type { OptionTable } from '../../../src/application/policy/options/option-table';
-import { parseShellCommand } from '../../../src/application/policy/shell-parser';
-import type { SimpleCommand } from '../../../src/application/policy/shell-ast';
+import { parseShellCommand } from '../../../src/application/shell/shell-parser';
+import type { SimpleCommand } from '../../../src/application/shell/shell-ast';
 
 /** The words after the program name of a one-command line, as the parser gives them. */
 function argsOf(line: string) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { NodePathInspector } from '../../../src/adapters/policy/node-path-inspector';
 import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
 import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
-import { MAX_COMMANDS_PER_LINE, MAX_WORDS_PER_LINE } from '../../../src/application/policy/shell-parser';
+import { MAX_COMMANDS_PER_LINE, MAX_WORDS_PER_LINE } from '../../../src/application/shell/shell-parser';
 import { PolicyWorkspace } from './policy-workspace';
 
 /**

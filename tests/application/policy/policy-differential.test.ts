@@ -7,8 +7,8 @@ import { NodePathInspector } from '../../../src/adapters/policy/node-path-inspec
 import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
 import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
 import { gitLaunchInsertions } from '../../../src/application/policy/rules/git-rule';
-import type { ParsedCommandLine } from '../../../src/application/policy/shell-ast';
-import { parseShellCommand } from '../../../src/application/policy/shell-parser';
+import type { ParsedCommandLine } from '../../../src/application/shell/shell-ast';
+import { parseShellCommand } from '../../../src/application/shell/shell-parser';
 import type { LaunchForm } from '../../../src/domain/policy/policy-types';
 import { seededRandom } from '../../support/seeded-random';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ShellSyntaxError } from '../../../src/domain/policy/policy-errors';
-import { parseShellCommand } from '../../../src/application/policy/shell-parser';
+import { parseShellCommand } from '../../../src/application/shell/shell-parser';
 import type { PolicySettings } from '../../../src/application/policy/policy-settings';
 import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
 import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ShellSyntaxError } from '../../../src/domain/policy/policy-errors';
-import type { Command, CommandList, Word } from '../../../src/application/policy/shell-ast';
-import { parseShellCommand } from '../../../src/application/policy/shell-parser';
+import type { Command, CommandList, Word } from '../../../src/application/shell/shell-ast';
+import { parseShellCommand } from '../../../src/application/shell/shell-parser';
 import { seededRandom } from '../../support/seeded-random';
 
 /**

@@ -1,4 +1,4 @@
-import type { Word } from '../shell-ast.js';
+import type { Word } from '../../shell/shell-ast.js';
 import { shortOptions, type OptionArgument, type OptionTable } from './option-table.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Word } from '../shell-ast.js';
+import type { Word } from '../../shell/shell-ast.js';
 
 /** Arguments split the GNU/POSIX way: options before `--`, everything else operands. */
 export interface SplitArguments {

@@ -1,5 +1,5 @@
 import { isOnHardFloor } from '../command-catalog.js';
-import type { Word } from '../shell-ast.js';
+import type { Word } from '../../shell/shell-ast.js';
 import { deny, judgeByMode, type JudgeContext, type Judgement } from './judgement.js';
 
 /** Seed network operations (anywhere in the arguments), plus subcommands that download and run packages. */

@@ -1,5 +1,5 @@
 import type { PolicyMode } from '../../../domain/policy/policy-types.js';
-import type { Word } from '../shell-ast.js';
+import type { Word } from '../../shell/shell-ast.js';
 import { optionValues } from './arguments.js';
 import { allow, deny, judgeByMode, needsApproval, type Judgement } from './judgement.js';
 

@@ -1,4 +1,4 @@
-import type { Redirection, Word } from '../shell-ast.js';
+import type { Redirection, Word } from '../../shell/shell-ast.js';
 import type { JudgeContext } from './judgement.js';
 
 /** Options whose next word (or `=value`) is a path whatever it looks like (seed PATH_OPTIONS). */

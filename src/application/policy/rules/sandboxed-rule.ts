@@ -1,6 +1,6 @@
 import { isAtOrBelow } from '../../../domain/workspace/path-containment.js';
 import { NETWORK_TOOLS, READ_ONLY_COMMANDS, WRITE_COMMANDS } from '../command-catalog.js';
-import type { Word } from '../shell-ast.js';
+import type { Word } from '../../shell/shell-ast.js';
 import { splitArguments } from './arguments.js';
 import { requestsNetwork } from './development-rule.js';
 import { allow, deny, needsApproval, type JudgeContext, type Judgement } from './judgement.js';

@@ -1,5 +1,5 @@
 import type { PolicyMode } from '../../../domain/policy/policy-types.js';
-import type { Redirection, Word, WordFeature } from '../shell-ast.js';
+import type { Redirection, Word, WordFeature } from '../../shell/shell-ast.js';
 import { deny, requireApproval, withRisk, type Judgement } from './judgement.js';
 
 /** The parts of a simple command the shell-feature rules look at. */

@@ -1,4 +1,4 @@
-import type { Word } from '../shell-ast.js';
+import type { Word } from '../../shell/shell-ast.js';
 import { hasOption, optionValues, splitArguments } from './arguments.js';
 import { deny, judgeByMode, type JudgeContext, type Judgement } from './judgement.js';
 import { MAX_LISTED_ENTRIES } from '../memoized-path-inspector.js';

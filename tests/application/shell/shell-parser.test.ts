@@ -1,5 +1,5 @@
-import { parseShellCommand } from '../../../src/application/policy/shell-parser';
-import type { Command, SimpleCommand, Word } from '../../../src/application/policy/shell-ast';
+import { parseShellCommand } from '../../../src/application/shell/shell-parser';
+import type { Command, SimpleCommand, Word } from '../../../src/application/shell/shell-ast';
 import { ShellSyntaxError } from '../../../src/domain/policy/policy-errors';
 
 function only(source: string): SimpleCommand {
