@@ -138,7 +138,7 @@ class McpEndpoint {
         return;
       }
       if (batch.length === 0) {
-        refuse(res, 'invalid_message', 'Invalid request: an empty batch', null, 'legacy');
+        refuse(res, 'invalid_message', 'Invalid request: an empty batch');
         return;
       }
       const signal = abortWhenClientLeaves(res);
