@@ -9,7 +9,6 @@ import type { ApprovalService } from '../application/terminal/approval-service.j
 import type { PlanService } from '../application/terminal/plan-service.js';
 import type { TerminalSessions } from '../application/terminal/terminal-sessions.js';
 import type { TerminalSettings } from '../application/terminal/terminal-settings.js';
-import { DeepSeekChatModel } from '../adapters/deepseek/deepseek-chat-model.js';
 import { deprecationHeaders, type DeprecationNotice } from '../adapters/web/deprecation-headers.js';
 import { createLegacyWebRouter, LEGACY_WEB_PATHS } from '../adapters/web/legacy-web-router.js';
 import { createOperatorRouter } from '../adapters/web/operator-approval-router.js';
@@ -17,6 +16,7 @@ import { createDocsRouter, createStaticUiRouter } from '../adapters/web/static-u
 import { createUiConfigRouter } from '../adapters/web/ui-config-router.js';
 import { locateVendorFiles } from '../adapters/web/vendor-files.js';
 import type { WebSessions } from '../adapters/web/web-ports.js';
+import type { ChatModel } from '../domain/chat/chat-model.js';
 import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
 import type { Config } from './config.js';
@@ -43,10 +43,12 @@ export interface WebDependencies {
   readonly settings: TerminalSettings;
   readonly approvals: ApprovalService;
   readonly plans: PlanService;
+  /** The planning chat's model (`TYPES.ChatModel`). */
+  readonly model: ChatModel;
 }
 
 /** The web layer: legacy web API, planning chat, operator approvals and the browser UI. */
-export function mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans }: WebDependencies): WebMounts {
+export function mountWeb({ config, logger, registry, terminalSessions, workspace, settings, approvals, plans, model }: WebDependencies): WebMounts {
   const planner = commandPlanner(plans);
 
   const sessions: WebSessions = {
@@ -54,15 +56,6 @@ export function mountWeb({ config, logger, registry, terminalSessions, workspace
     find: (sessionId) => registry.find(sessionId),
     close: (sessionId) => registry.close(sessionId),
   };
-  const model = new DeepSeekChatModel({
-    apiKey: config.deepseekApiKey,
-    baseUrl: config.deepseekBaseUrl,
-    model: config.deepseekModel,
-    timeoutMs: config.deepseekTimeoutSeconds * 1000,
-    maxRetries: config.deepseekMaxRetries,
-    backoffMs: config.deepseekBackoffSeconds * 1000,
-    maxTokens: config.deepseekMaxTokens,
-  });
   const chat = new PlanningChat({
     model,
     planner,
