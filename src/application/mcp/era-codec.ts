@@ -16,6 +16,11 @@ export interface EraTransportRules {
    * body and are checked against it. Legacy sessions have no such rule.
    */
   readonly mirrorsStandardHeaders: boolean;
+  /**
+   * 2026-07-28 basic/index: every request stands alone (no handshake, no transport session; an `Mcp-Session-Id`
+   * sent along is ignored). Legacy messages belong to the session `initialize` opened (2025-11-25 transports).
+   */
+  readonly stateless: boolean;
 }
 
 /**

@@ -9,10 +9,14 @@ import { McpError } from './mcp-error.js';
 import { InitializeParamsSchema, parseParams } from './method-params.js';
 import { SERVER_CAPABILITIES, type ServerInfo } from './server-identity.js';
 
-/** 2025-11-25 has no -32020: an `Accept` refusal is -32600; its transport defines no mirrored standard headers. */
+/**
+ * 2025-11-25 has no -32020: an `Accept` refusal is -32600; its transport defines no mirrored standard headers; its
+ * messages live in the transport session `initialize` opened.
+ */
 export const LEGACY_TRANSPORT_RULES: EraTransportRules = Object.freeze({
   notAcceptableCode: ERROR_CODES.invalidRequest,
   mirrorsStandardHeaders: false,
+  stateless: false,
 });
 
 /** 2025-11-25 server/resources: resource-not-found is -32002. */

@@ -8,10 +8,11 @@ import { McpError } from './mcp-error.js';
 import { readProtocolVersion, RequestMetaSchema } from './request-meta.js';
 import { SERVER_CAPABILITIES, type CachePolicy, type ServerInfo } from './server-identity.js';
 
-/** 2026-07-28: `Accept` refusals are -32020, and the standard headers mirror the body. */
+/** 2026-07-28: `Accept` refusals are -32020, the standard headers mirror the body, and requests are stateless. */
 export const MODERN_TRANSPORT_RULES: EraTransportRules = Object.freeze({
   notAcceptableCode: ERROR_CODES.headerMismatch,
   mirrorsStandardHeaders: true,
+  stateless: true,
 });
 
 /** 2026-07-28 uses the category codes for every typed error (it MUST NOT emit -32002). */

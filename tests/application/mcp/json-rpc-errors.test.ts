@@ -35,6 +35,11 @@ describe('transport refusals', () => {
     expect(ERA_TRANSPORT_RULES.legacy.mirrorsStandardHeaders).toBe(false);
   });
 
+  it('serve modern messages statelessly and legacy ones in their transport session', () => {
+    expect(ERA_TRANSPORT_RULES.modern.stateless).toBe(true);
+    expect(ERA_TRANSPORT_RULES.legacy.stateless).toBe(false);
+  });
+
   it('have one JSON-RPC code each, whatever the era', () => {
     expect(refusalJsonRpcCode('header_mismatch')).toBe(ERROR_CODES.headerMismatch);
     expect(refusalJsonRpcCode('parse_error')).toBe(ERROR_CODES.parseError);
