@@ -1,6 +1,7 @@
 import { DomainError } from '../../domain/errors.js';
 import { DOMAIN_ERRORS, type DomainErrorCode, type ErrorCategory } from '../../domain/error-catalogue.js';
 import { ERROR_CODES } from '../../domain/protocol/versions.js';
+import { toolNextStepOf } from '../tools/tool-next-steps.js';
 import { McpError } from './mcp-error.js';
 
 /** An era's JSON-RPC codes for the typed errors whose code in that era is not the one of their category. */
@@ -28,7 +29,9 @@ export function toMcpError(error: unknown, eraCodes: EraErrorCodes): McpError | 
   if (error instanceof McpError) return error;
   if (!(error instanceof DomainError)) return undefined;
   const data: Record<string, unknown> = { code: error.code, ...error.details };
-  if (error.nextStep) data.next_step = error.nextStep;
+  // The client is an MCP client either way: the next step names the tool to call, as in a refused tool result.
+  const nextStep = toolNextStepOf(error);
+  if (nextStep) data.next_step = nextStep;
   return new McpError(jsonRpcCodeOf(error.code, eraCodes), error.message, data);
 }
 

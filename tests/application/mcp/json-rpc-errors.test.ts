@@ -1,8 +1,10 @@
 import { ERA_TRANSPORT_RULES } from '../../../src/application/mcp/era-transport-rules';
-import { jsonRpcCodeOf } from '../../../src/application/mcp/json-rpc-errors';
+import { jsonRpcCodeOf, toMcpError } from '../../../src/application/mcp/json-rpc-errors';
 import { LEGACY_ERROR_CODES } from '../../../src/application/mcp/legacy-codec';
 import { MODERN_ERROR_CODES } from '../../../src/application/mcp/modern-codec';
 import { refusalJsonRpcCode, TRANSPORT_REFUSALS } from '../../../src/application/mcp/transport-refusals';
+import { refusalOf } from '../../../src/application/tools/tool-refusal';
+import { SessionEvicted } from '../../../src/domain/execution/execution-errors';
 import { DOMAIN_ERRORS, type DomainErrorCode } from '../../../src/domain/error-catalogue';
 import { ERROR_CODES } from '../../../src/domain/protocol/versions';
 
@@ -21,6 +23,19 @@ describe('JSON-RPC codes of typed errors, by era (each era codec\'s table)', () 
         legacy: ERROR_CODES.invalidParams,
       });
     }
+  });
+});
+
+describe('the data of a typed error', () => {
+  it('carries the next step a refused tool result shows (the tool layer\'s, naming the tool)', () => {
+    const error = new SessionEvicted('s1');
+    const expected = 'Start a new session with terminal_plan (omit session_id) and use the session_id it returns.';
+    expect(refusalOf(error).next_step).toBe(expected);
+    expect(toMcpError(error, LEGACY_ERROR_CODES)?.toJsonRpc()).toEqual({
+      code: ERROR_CODES.invalidParams,
+      message: error.message,
+      data: { code: 'session_evicted', sessionId: 's1', reason: 'evicted', next_step: expected },
+    });
   });
 });
 
