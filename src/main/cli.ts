@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { closeInheritedDescriptors } from '../adapters/process/inherited-descriptors.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../adapters/cli/run-cli.js';
+import { CLI_SERVICES } from './cli-services.js';
 
 // Before anything can spawn: only stdin, stdout and stderr may reach the commands (docs/security.md).
 closeInheritedDescriptors(ipcChannelDescriptor());
@@ -28,12 +29,13 @@ async function exitWhenFlushed(code: number): Promise<void> {
 }
 
 /**
- * The `term-mcp` executable: the process's real arguments and streams, handed to the dispatcher (run-cli.ts). Once
+ * The `term-mcp` executable: the composition root hands the CLI adapter (adapters/cli/run-cli.ts) the process's real
+ * arguments and streams and the services it drives (cli-services.ts: the runners, the policy, the receipt key). Once
  * the command is done (every session closed, every answer written), the process exits at once: left to end by
  * itself, Node first waits for V8's background tasks and then frees the whole heap, page by page, which made exiting
  * on stdin EOF cost ~30 ms (docs/performance-notes.md, issue 22).
  */
-runCli(process.argv.slice(2), { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr }).then(
+runCli(process.argv.slice(2), { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, services: CLI_SERVICES }).then(
   (code) => exitWhenFlushed(code),
   (error: unknown) => {
     // runCli answers every failure it knows with an exit code; anything else is a bug, reported without a stack dump.

@@ -3,12 +3,11 @@ import { DEMO_SCENARIOS } from '../application/demo/demo-scenarios.js';
 import type { ServerInfo } from '../application/mcp/server-identity.js';
 import type { PolicySettings } from '../application/policy/policy-settings.js';
 import { RECEIPT_SCHEMA_FILE, receiptJsonSchema } from '../application/receipts/receipt-document.js';
-import { ReceiptInspection } from '../application/receipts/receipt-inspection.js';
+import type { ReceiptInspection } from '../application/receipts/receipt-inspection.js';
 import { createMcpInfoRouter, type McpInfo } from '../adapters/web/mcp-info-route.js';
 import { createPublicReceiptRouter } from '../adapters/web/public-receipt-routes.js';
 import { createReceiptRouter, RECEIPT_BODY_PATHS } from '../adapters/web/receipt-routes.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
-import type { ReceiptSigner } from '../domain/terminal/receipt-signer.js';
 import { MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../domain/protocol/versions.js';
 import type { Config } from './config.js';
 import { confinementInfo } from './confinement-info.js';
@@ -26,8 +25,7 @@ export interface ReceiptHttpMounts {
 }
 
 /** The seed's receipt toolchain and info routes over HTTP, with the server's own receipt key. */
-export function mountReceiptHttp(config: Config, signer: ReceiptSigner, policy: PolicySettings, server: ServerInfo, confinement: CommandConfinement): ReceiptHttpMounts {
-  const receipts = new ReceiptInspection(signer);
+export function mountReceiptHttp(config: Config, receipts: ReceiptInspection, policy: PolicySettings, server: ServerInfo, confinement: CommandConfinement): ReceiptHttpMounts {
   const info = mcpInfo(config, policy, server, confinement);
   const schema = { file: RECEIPT_SCHEMA_FILE, body: receiptJsonSchema() };
   return {

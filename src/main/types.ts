@@ -3,6 +3,7 @@ import type { PromptProvider, ResourceProvider } from '../application/mcp/capabi
 import type { McpDispatcher } from '../application/mcp/dispatcher.js';
 import type { ServerInfo } from '../application/mcp/server-identity.js';
 import type { PolicySettings } from '../application/policy/policy-settings.js';
+import type { ReceiptInspection } from '../application/receipts/receipt-inspection.js';
 import type { ApprovalService } from '../application/terminal/approval-service.js';
 import type { Clock } from '../application/terminal/clock.js';
 import type { CommandInput } from '../application/terminal/command-input.js';
@@ -20,6 +21,7 @@ import type { TerminalToolkit } from '../application/terminal/terminal-toolkit.j
 import type { ToolCatalog } from '../application/tools/tool-catalog.js';
 import type { ToolDefinition } from '../application/tools/tool-definition.js';
 import type { FilteringProxy } from '../adapters/sandbox/filtering-proxy.js';
+import type { ChatModel } from '../domain/chat/chat-model.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import type { ExecutionSessionFactory } from '../domain/execution/execution-session.js';
 import type { PathInspector } from '../domain/policy/path-inspector.js';
@@ -89,7 +91,11 @@ export const TYPES = Object.freeze({
   TerminalToolkit: token<TerminalToolkit>('TerminalToolkit'),
   // HTTP only (src/main/modules/web-module.ts, receipt-http-module.ts), loaded by the HTTP app on first use
   WebMounts: token<WebMounts>('WebMounts'),
+  /** HTTP only (web-module.ts): the planning chat's model. */
+  ChatModel: token<ChatModel>('ChatModel'),
   ReceiptHttpMounts: token<ReceiptHttpMounts>('ReceiptHttpMounts'),
+  /** HTTP only (receipt-http-module.ts): receipt checks with the server's own signer. */
+  ReceiptInspection: token<ReceiptInspection>('ReceiptInspection'),
 });
 
 /** A fresh identifier per call (`TYPES.NewId`, `TYPES.NewApprovalId`). */

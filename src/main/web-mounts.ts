@@ -8,13 +8,13 @@ import type { ApprovalService } from '../application/terminal/approval-service.j
 import type { PlanService } from '../application/terminal/plan-service.js';
 import type { TerminalSessionStore } from '../application/terminal/terminal-session-store.js';
 import type { TerminalSettings } from '../application/terminal/terminal-settings.js';
-import { DeepSeekChatModel } from '../adapters/deepseek/deepseek-chat-model.js';
 import { legacyWebMounts } from '../adapters/legacy-web/legacy-web-router.js';
 import { createOperatorRouter } from '../adapters/web/operator-approval-router.js';
 import { createDocsRouter, createStaticUiRouter } from '../adapters/web/static-ui-router.js';
 import { createUiRouter, uiRouteHandlers } from '../adapters/web/ui-router.js';
 import { locateVendorFiles } from '../adapters/web/vendor-files.js';
 import type { WebSessions } from '../adapters/web/web-ports.js';
+import type { ChatModel } from '../domain/chat/chat-model.js';
 import { MODERN_PROTOCOL_VERSION } from '../domain/protocol/versions.js';
 import type { TerminalEvents } from '../domain/terminal/terminal-events.js';
 import type { WorkspaceFS } from '../domain/workspace/workspace-fs.js';
@@ -42,24 +42,17 @@ export interface WebDependencies {
   readonly settings: TerminalSettings;
   readonly approvals: ApprovalService;
   readonly plans: PlanService;
+  /** The planning chat's model (`TYPES.ChatModel`). */
+  readonly model: ChatModel;
 }
 
 /** The web layer: the browser UI and its routes, the planning chat, operator approvals, and the deprecated web API. */
-export function mountWeb({ config, logger, sessions: store, events, workspace, settings, approvals, plans }: WebDependencies): WebMounts {
+export function mountWeb({ config, logger, sessions: store, events, workspace, settings, approvals, plans, model }: WebDependencies): WebMounts {
   const planner = commandPlanner(plans);
 
   const sessions: WebSessions = {
     create: (principal) => store.create(workspace.root, principal).id,
   };
-  const model = new DeepSeekChatModel({
-    apiKey: config.deepseekApiKey,
-    baseUrl: config.deepseekBaseUrl,
-    model: config.deepseekModel,
-    timeoutMs: config.deepseekTimeoutSeconds * 1000,
-    maxRetries: config.deepseekMaxRetries,
-    backoffMs: config.deepseekBackoffSeconds * 1000,
-    maxTokens: config.deepseekMaxTokens,
-  });
   const chat = new PlanningChat({
     model,
     planner,

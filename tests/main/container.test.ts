@@ -49,7 +49,7 @@ async function callTool(container: Container, name: string, args: Record<string,
 }
 
 /** Every identifier the server's own modules bind (the HTTP-only ones come with the HTTP app). */
-const HTTP_ONLY = new Set<symbol>([TYPES.WebMounts, TYPES.ReceiptHttpMounts]);
+const HTTP_ONLY = new Set<symbol>([TYPES.WebMounts, TYPES.ChatModel, TYPES.ReceiptHttpMounts, TYPES.ReceiptInspection]);
 
 describe('buildContainer: the server modules, then the host overrides', () => {
   let workspace: ReturnType<typeof makeTempWorkspace>;

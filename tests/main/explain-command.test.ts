@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from '../../src/main/run-cli';
+import { runCli } from '../../src/adapters/cli/run-cli';
+import { CLI_SERVICES } from '../../src/main/cli-services';
 
 /** `term-mcp explain` in-process, against a real temp workspace and real policy files. */
 describe('term-mcp explain', () => {
@@ -29,6 +30,7 @@ describe('term-mcp explain', () => {
       cwd: root,
       stdout: { write: (text: string) => (stdout += text) },
       stderr: { write: (text: string) => (stderr += text) },
+      services: CLI_SERVICES,
     });
     return { code, stdout, stderr };
   }

@@ -1,6 +1,7 @@
-import { CLI_COMMANDS } from '../../src/main/cli-commands';
+import { CLI_COMMANDS } from '../../src/adapters/cli/cli-commands';
+import { runCli } from '../../src/adapters/cli/run-cli';
+import { CLI_SERVICES } from '../../src/main/cli-services';
 import { HTTP_LISTEN_SETTINGS, loadConfig } from '../../src/main/config';
-import { runCli } from '../../src/main/run-cli';
 import { broadWorkspaceProblem } from '../../src/main/workspace-warning';
 import { makeTempWorkspace } from '../support/workspace';
 
@@ -9,7 +10,7 @@ function capture() {
   let stdout = '';
   let stderr = '';
   return {
-    environment: { env: {}, cwd: '/', stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
+    environment: { env: {}, cwd: '/', stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, services: CLI_SERVICES },
     out: () => stdout,
     err: () => stderr,
   };

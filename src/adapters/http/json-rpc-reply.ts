@@ -1,7 +1,6 @@
 import type { Response } from 'express';
 import { errorResponse, type JsonRpcErrorObject, type RequestId } from '../../application/mcp/jsonrpc.js';
 import { refusalJsonRpcCode, type TransportRefusalCode } from '../../application/mcp/transport-refusals.js';
-import type { ProtocolEra } from '../../domain/protocol/versions.js';
 import { REFUSAL_STATUS } from './http-statuses.js';
 
 /**
@@ -13,9 +12,9 @@ export function sendJsonRpcError(res: Response, status: number, error: JsonRpcEr
 }
 
 /**
- * A refusal of the transport: its HTTP status (http-statuses.ts) and its JSON-RPC code (the legacy code for a legacy
- * message where the two differ). The message says what to fix.
+ * A refusal of the transport: its HTTP status (http-statuses.ts) and its JSON-RPC code (`jsonRpcCode` when the
+ * message's era codec answers otherwise, see era-codec.ts). The message says what to fix.
  */
-export function refuse(res: Response, code: TransportRefusalCode, message: string, id: RequestId | null = null, era: ProtocolEra = 'modern'): void {
-  sendJsonRpcError(res, REFUSAL_STATUS[code], { code: refusalJsonRpcCode(code, era), message }, id);
+export function refuse(res: Response, code: TransportRefusalCode, message: string, id: RequestId | null = null, jsonRpcCode = refusalJsonRpcCode(code)): void {
+  sendJsonRpcError(res, REFUSAL_STATUS[code], { code: jsonRpcCode, message }, id);
 }

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
+import { ERA_TRANSPORT_RULES } from '../../application/mcp/era-transport-rules.js';
 import { carriesName, type ClassifiedMessage, type MessageFacts } from '../../application/mcp/message-classification.js';
 import { refuse } from './json-rpc-reply.js';
 import { classifiedMessageOf } from './mcp-message.js';
@@ -16,7 +17,8 @@ const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
  *   `MCP-Protocol-Version` must equal the `_meta` version, `Mcp-Method` the body `method`, and `Mcp-Name` the body
  *   `params.name`/`params.uri` for tools/call, prompts/get, resources/read. Missing or different: 400 + -32020.
  *   For notifications the revision defines no header rules, so headers are only checked when present.
- * Bodies that name no method pass through: the route rejects them. The guard reads what `classifyMcpBody` (which
+ * What differs by era (the Accept refusal's code, whether standard headers mirror the body) is read from the era
+ * codec's transport rules (era-transport-rules.ts). Bodies that name no method pass through: the route rejects them. The guard reads what `classifyMcpBody` (which
  * runs before it) read from the body; it does not parse the body itself.
  */
 export function mcpHeaderGuard(): RequestHandler {
@@ -26,11 +28,12 @@ export function mcpHeaderGuard(): RequestHandler {
       next();
       return;
     }
+    const rules = ERA_TRANSPORT_RULES[message.era];
     if (!acceptsJsonAndEventStream(req.headers.accept)) {
-      refuse(res, 'not_acceptable', 'Not Acceptable: the Accept header must list application/json and text/event-stream', message.id, message.era);
+      refuse(res, 'not_acceptable', 'Not Acceptable: the Accept header must list application/json and text/event-stream', message.id, rules.notAcceptableCode);
       return;
     }
-    const problem = message.era === 'modern' ? modernHeaderProblem(req.headers, message) : undefined;
+    const problem = rules.mirrorsStandardHeaders ? standardHeaderProblem(req.headers, message) : undefined;
     if (problem !== undefined) {
       refuse(res, 'header_mismatch', problem, message.id);
       return;
@@ -79,7 +82,7 @@ export function decodeMcpHeaderValue(value: string): string | undefined {
   }
 }
 
-function modernHeaderProblem(headers: IncomingHttpHeaders, message: MessageFacts): string | undefined {
+function standardHeaderProblem(headers: IncomingHttpHeaders, message: MessageFacts): string | undefined {
   const versionProblem = compare('MCP-Protocol-Version', single(headers['mcp-protocol-version']), message.protocolVersion, message.isRequest);
   if (versionProblem) return versionProblem;
   const methodProblem = compare('Mcp-Method', single(headers['mcp-method']), message.method, message.isRequest);

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { LegacyHandshake } from '../../application/mcp/connection-state.js';
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
+import { ERA_TRANSPORT_RULES } from '../../application/mcp/era-transport-rules.js';
 import { errorResponse, type JsonRpcResponse, type RequestId } from '../../application/mcp/jsonrpc.js';
 import { classifyMessage, type ClassifiedMessage } from '../../application/mcp/message-classification.js';
 import { serializeMessage } from '../../application/mcp/serialized-once.js';
@@ -69,7 +70,7 @@ class McpEndpoint {
       return;
     }
     const call: Call = { incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res) };
-    if (incoming.kind !== 'response' && incoming.era === 'modern') return this.serveModern(call, res);
+    if (incoming.kind !== 'response' && ERA_TRANSPORT_RULES[incoming.era].stateless) return this.serveModern(call, res);
     if (incoming.kind === 'request' && incoming.method === 'initialize') return this.initializeSession(call, res);
     return this.serveLegacy(call, req, res);
   }
@@ -138,7 +139,7 @@ class McpEndpoint {
         return;
       }
       if (batch.length === 0) {
-        refuse(res, 'invalid_message', 'Invalid request: an empty batch', null, 'legacy');
+        refuse(res, 'invalid_message', 'Invalid request: an empty batch');
         return;
       }
       const signal = abortWhenClientLeaves(res);

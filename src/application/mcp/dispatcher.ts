@@ -1,15 +1,16 @@
 import type { ProtocolNegotiator } from '../../domain/protocol/protocol-negotiator.js';
-import { ERROR_CODES, META, MODERN_PROTOCOL_VERSION, type ProtocolEra } from '../../domain/protocol/versions.js';
+import { ERROR_CODES, type ProtocolEra } from '../../domain/protocol/versions.js';
 import type { Logger } from '../logging/logger.js';
 import type { InFlightRequests, LegacyHandshake } from './connection-state.js';
-import { internalError, toMcpError } from './error-translator.js';
-import type { FeatureHandler, HandlerResult } from './feature-handlers.js';
+import type { EraCodec } from './era-codec.js';
+import type { FeatureHandler } from './feature-handlers.js';
+import { internalError } from './json-rpc-errors.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.js';
-import { McpError } from './mcp-error.js';
+import { LegacyCodec } from './legacy-codec.js';
 import { classifyMessage, type ClassifiedMessage } from './message-classification.js';
-import { CancelledParamsSchema, InitializeParamsSchema, parseParams } from './method-params.js';
-import { readProtocolVersion, RequestMetaSchema } from './request-meta.js';
-import { SERVER_CAPABILITIES, type CachePolicy, type ServerInfo } from './server-identity.js';
+import { CancelledParamsSchema } from './method-params.js';
+import { ModernCodec } from './modern-codec.js';
+import type { CachePolicy, ServerInfo } from './server-identity.js';
 
 /** Per-message context supplied by the transport adapter. */
 export interface DispatchContext {
@@ -34,18 +35,18 @@ export interface DispatcherOptions {
 
 type ClassifiedRequest = Extract<ClassifiedMessage, { kind: 'request' }>;
 
-/** Methods that exist only in the modern era (2026-07-28 `ClientRequest`). */
-const MODERN_ONLY_METHODS = new Set(['server/discover']);
-/** Methods that exist only in legacy sessions (2025-11-25 lifecycle and utilities). */
-const LEGACY_ONLY_METHODS = new Set(['initialize', 'ping']);
-
 /**
  * One dispatcher for both eras and both transports (2026-07-28 basic/versioning, "dual-era servers"):
  * a request carrying modern `_meta` is served statelessly; `initialize` selects legacy semantics for the
  * connection (stdio) or transport session (HTTP); other requests are served in the legacy session, if any.
+ * What differs by era (method table, result stamping, JSON-RPC error codes) is the era's codec (era-codec.ts).
  */
 export class McpDispatcher {
-  constructor(private readonly options: DispatcherOptions) {}
+  private readonly codecs: Readonly<Record<ProtocolEra, EraCodec>>;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.codecs = { modern: new ModernCodec(options), legacy: new LegacyCodec(options) };
+  }
 
   /**
    * Handles one parsed JSON value (in-process callers). Returns the response, or `undefined` for notifications and
@@ -88,12 +89,15 @@ export class McpDispatcher {
     return response;
   }
 
+  /** Decode → handle → encode, with the codec of the request's era: the only place the dispatcher meets the era. */
   private async answer(request: JsonRpcRequest, era: ProtocolEra, signal: AbortSignal, context: DispatchContext): Promise<JsonRpcResponse> {
+    const codec = this.codecs[era];
     try {
-      const result = era === 'modern' ? await this.serveModern(request, signal, context) : await this.serveLegacy(request, signal, context);
-      return { jsonrpc: '2.0', id: request.id, result };
+      const handler = codec.decode(request, context.handshake);
+      const result = await handler({ params: request.params, era, signal, principal: context.principal });
+      return { jsonrpc: '2.0', id: request.id, result: codec.encode(result) };
     } catch (error) {
-      const mcpError = toMcpError(error, era);
+      const mcpError = codec.encodeError(error);
       if (mcpError) return errorResponse(request.id, mcpError.toJsonRpc());
       this.options.logger.error('internal error while handling a request', {
         method: request.method,
@@ -102,90 +106,6 @@ export class McpDispatcher {
       });
       return errorResponse(request.id, internalError().toJsonRpc());
     }
-  }
-
-  private async serveModern(request: JsonRpcRequest, signal: AbortSignal, context: DispatchContext): Promise<Record<string, unknown>> {
-    this.validateModernMeta(request.params);
-    const handler = request.method === 'server/discover' ? this.discover : this.options.features.get(request.method);
-    if (!handler || LEGACY_ONLY_METHODS.has(request.method)) throw methodNotFound(request.method);
-    const result = await handler({ params: request.params, era: 'modern', signal, principal: context.principal });
-    return this.stampModern(result);
-  }
-
-  private async serveLegacy(request: JsonRpcRequest, signal: AbortSignal, context: DispatchContext): Promise<Record<string, unknown>> {
-    const { handshake } = context;
-    if (request.method === 'initialize') return this.initialize(request, handshake);
-    if (request.method === 'ping') return {};
-    if (!handshake.started) throw this.missingEra(request.params);
-    if (!handshake.initialized) {
-      throw new McpError(ERROR_CODES.invalidRequest, 'notifications/initialized must be sent before other legacy requests');
-    }
-    const handler = this.options.features.get(request.method);
-    if (!handler || MODERN_ONLY_METHODS.has(request.method)) throw methodNotFound(request.method);
-    const result = await handler({ params: request.params, era: 'legacy', signal, principal: context.principal });
-    return result.body;
-  }
-
-  /** 2026-07-28 basic/index: required `_meta` fields missing → -32602; unsupported version → -32022. */
-  private validateModernMeta(params: Record<string, unknown> | undefined): void {
-    const requested = readProtocolVersion(params);
-    if (typeof requested === 'string') {
-      const versionClass = this.options.negotiator.classify(requested);
-      if (versionClass !== 'modern') {
-        const message = versionClass === 'legacy' ? 'Legacy protocol versions require initialize' : 'Unsupported protocol version';
-        throw new McpError(ERROR_CODES.unsupportedProtocolVersion, message, {
-          supported: [...this.options.negotiator.supportedVersions],
-          requested,
-        });
-      }
-    }
-    const parsed = RequestMetaSchema.safeParse(params?._meta);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new McpError(ERROR_CODES.invalidParams, issue?.message ?? 'Invalid request metadata');
-    }
-  }
-
-  private missingEra(params: Record<string, unknown> | undefined): McpError {
-    const meta = params?._meta;
-    const message =
-      typeof meta === 'object' && meta !== null
-        ? `params._meta["${META.protocolVersion}"] is required`
-        : `Missing params._meta["${META.protocolVersion}"]: send ${MODERN_PROTOCOL_VERSION} request metadata, or initialize a legacy session first`;
-    return new McpError(ERROR_CODES.invalidParams, message);
-  }
-
-  private initialize(request: JsonRpcRequest, handshake: LegacyHandshake): Record<string, unknown> {
-    if (handshake.started) throw new McpError(ERROR_CODES.invalidRequest, 'initialize was already received for this session');
-    const params = parseParams(InitializeParamsSchema, request.params, 'initialize');
-    handshake.protocolVersion = this.options.negotiator.negotiateLegacy(params.protocolVersion);
-    handshake.clientInfo = { name: params.clientInfo.name, version: params.clientInfo.version };
-    return {
-      protocolVersion: handshake.protocolVersion,
-      capabilities: SERVER_CAPABILITIES,
-      serverInfo: this.options.serverInfo,
-      instructions: this.options.instructions,
-    };
-  }
-
-  private readonly discover: FeatureHandler = async () => ({
-    body: {
-      supportedVersions: [...this.options.negotiator.supportedVersions],
-      capabilities: SERVER_CAPABILITIES,
-      instructions: this.options.instructions,
-    },
-    ttlMs: this.options.cache.discoverTtlMs,
-  });
-
-  /** Every modern result carries `resultType` and serverInfo; cacheable ones carry `ttlMs` and `cacheScope`. */
-  private stampModern(result: HandlerResult): Record<string, unknown> {
-    const cacheHints = result.ttlMs === undefined ? {} : { ttlMs: result.ttlMs, cacheScope: 'private' };
-    return {
-      ...result.body,
-      resultType: 'complete',
-      ...cacheHints,
-      _meta: { [META.serverInfo]: this.options.serverInfo },
-    };
   }
 
   private handleNotification(notification: JsonRpcNotification, context: DispatchContext): void {
@@ -199,10 +119,6 @@ export class McpDispatcher {
     }
     // Any other notification is ignored, as JSON-RPC requires (no response to a notification).
   }
-}
-
-function methodNotFound(method: string): McpError {
-  return new McpError(ERROR_CODES.methodNotFound, 'Method not found', { method });
 }
 
 function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal {

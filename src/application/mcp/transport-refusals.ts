@@ -1,11 +1,9 @@
 import type { ErrorCategory } from '../../domain/error-catalogue.js';
-import { ERROR_CODES, type ProtocolEra } from '../../domain/protocol/versions.js';
+import { ERROR_CODES } from '../../domain/protocol/versions.js';
 
 interface TransportRefusalEntry {
   readonly category: ErrorCategory;
   readonly jsonRpcCode: number;
-  /** JSON-RPC code for a legacy (2025-11-25) message, whose protocol lacks the modern code. */
-  readonly legacyJsonRpcCode?: number;
 }
 
 /**
@@ -34,8 +32,11 @@ export const TRANSPORT_REFUSALS = Object.freeze({
   discovery_not_found: { category: 'not_found', jsonRpcCode: ERROR_CODES.invalidRequest },
   /** An HTTP method /mcp does not serve (405 with `Allow`). */
   method_not_allowed: { category: 'invalid', jsonRpcCode: ERROR_CODES.invalidRequest },
-  /** `Accept` does not cover JSON and SSE (mcp-headers): -32020 for modern requests, -32600 for legacy ones. */
-  not_acceptable: { category: 'invalid', jsonRpcCode: ERROR_CODES.headerMismatch, legacyJsonRpcCode: ERROR_CODES.invalidRequest },
+  /**
+   * `Accept` does not cover JSON and SSE (mcp-headers): -32020 for modern requests; a legacy message gets its era
+   * codec's code instead (legacy-codec.ts, LEGACY_TRANSPORT_RULES).
+   */
+  not_acceptable: { category: 'invalid', jsonRpcCode: ERROR_CODES.headerMismatch },
   /** Standard MCP headers missing or different from the body (mcp-headers). */
   header_mismatch: { category: 'invalid', jsonRpcCode: ERROR_CODES.headerMismatch },
   /** A legacy message without the `Mcp-Session-Id` it needs. */
@@ -52,8 +53,7 @@ export const TRANSPORT_REFUSALS = Object.freeze({
 
 export type TransportRefusalCode = keyof typeof TRANSPORT_REFUSALS;
 
-/** The JSON-RPC code of a transport refusal, for a modern message or a legacy one. */
-export function refusalJsonRpcCode(code: TransportRefusalCode, era: ProtocolEra = 'modern'): number {
-  const entry: TransportRefusalEntry = TRANSPORT_REFUSALS[code];
-  return era === 'legacy' ? (entry.legacyJsonRpcCode ?? entry.jsonRpcCode) : entry.jsonRpcCode;
+/** The JSON-RPC code of a transport refusal (where an era answers otherwise, its codec's transport rules say so). */
+export function refusalJsonRpcCode(code: TransportRefusalCode): number {
+  return TRANSPORT_REFUSALS[code].jsonRpcCode;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DomainError } from '../../domain/errors.js';
+import { toolNextStepOf } from './tool-next-steps.js';
 
 /**
  * The structured content of every refused tool call (policy_denied, approval_required, session_not_found,
@@ -37,11 +38,11 @@ export function refusalText(refusal: ToolRefusal): string {
 }
 
 /**
- * The refusal of a typed error: its catalogue code, its message, its next step and its details. Nothing is decided
- * from the message.
+ * The refusal of a typed error: its catalogue code, its message, its next step (the tool layer's where it names a
+ * tool, tool-next-steps.ts) and its details. Nothing is decided from the message.
  */
 export function refusalOf(error: DomainError): ToolRefusal {
-  return { code: error.code, message: error.message, next_step: error.nextStep ?? null, details: { ...error.details } };
+  return { code: error.code, message: error.message, next_step: toolNextStepOf(error) ?? null, details: { ...error.details } };
 }
 
 /** What a model does about arguments that fail the tool's inputSchema. */

@@ -3,7 +3,8 @@ import type { CommandStatus, OutputStream } from './execution-types.js';
 
 /*
  * Errors of execution sessions and the commands running in them. Messages of the session errors keep the seed's
- * wording ("unknown or expired session", ...) because clients already match on them.
+ * wording ("unknown or expired session", ...) because clients already match on them. Next steps name no MCP tool: the
+ * tool layer attaches the tool-naming ones (application/tools/tool-next-steps.ts).
  */
 
 /** No live session with this id: never created, closed, or expired after being idle. */
@@ -19,7 +20,7 @@ export class SessionNotFound extends DomainError {
 }
 
 /** What the next step of an ended session says: every ended session is replaced the same way. */
-const NEW_SESSION_NEXT_STEP = 'Start a new session with terminal_plan (omit session_id) and use the session_id it returns.';
+const NEW_SESSION_NEXT_STEP = 'Start a new session (plan without a session_id) and use the session_id it returns.';
 
 /** Why a session the server knew is gone (closing one on request forgets it: its id is then `session_not_found`). */
 export type SessionEndReason = 'idle_timeout' | 'evicted' | 'one_shot_finished';
@@ -30,7 +31,7 @@ export class SessionExpired extends DomainError {
   constructor(sessionId: string, reason: Exclude<SessionEndReason, 'evicted'>) {
     super(
       reason === 'one_shot_finished'
-        ? 'one-shot session ended: it ended when its command finished (its receipt stays readable for a while with terminal_receipt and terminal_read)'
+        ? 'one-shot session ended: it ended when its command finished (its receipt and output stay readable for a while)'
         : 'session expired: it was idle for longer than the session timeout',
       { sessionId, reason },
       NEW_SESSION_NEXT_STEP,
@@ -52,8 +53,8 @@ export class SessionEvicted extends DomainError {
 
 const SESSION_LIMIT_NEXT_STEP = {
   principal:
-    'Every one of your sessions is running a command: wait for one to finish (terminal_read), or cancel one with terminal_cancel, then retry; or plan in an existing session_id.',
-  server: 'Every session of the server is running a command: wait for one to finish, or cancel one of yours with terminal_cancel, then retry.',
+    'Every one of your sessions is running a command: wait for one to finish, or cancel one, then retry; or plan in an existing session_id.',
+  server: 'Every session of the server is running a command: wait for one to finish, or cancel one of yours, then retry.',
   queue: 'Too many of your calls are already waiting for a session: wait for some of them to answer, then retry.',
 } as const;
 
@@ -149,7 +150,7 @@ export class SandboxSetupFailed extends DomainError {
 const SETUP_FAILED_NEXT_STEP =
   "The message is bubblewrap's own and names the path it could not set up: most often a working directory the " +
   'sandbox cannot enter (its permissions) or a path that changed while the sandbox was being made. Links and files in ' +
-  'the workspace do not cause this. Fix that path, or ask the user to, then terminal_retry.';
+  'the workspace do not cause this. Fix that path, or ask the user to, then retry the plan.';
 
 /** The OS sandbox cannot start here, so no command may run (fail closed rather than run unconfined). */
 export class SandboxUnavailable extends DomainError {

@@ -1,6 +1,6 @@
 /**
  * Who may turn an `approval_id` into an approval. `client`: the MCP client, whose user confirms the
- * `terminal_approve` call. `operator`: only a human through the operator route; the MCP tool refuses.
+ * approve tool call. `operator`: only a human through the operator route; the MCP tool refuses.
  */
 export type ApprovalChannel = 'client' | 'operator';
 

@@ -4,7 +4,8 @@ import type { PlanStatus } from './plan-types.js';
 
 /*
  * Errors of plans, approvals and their execution. Messages keep the seed's wording (§3.3) where it has one, because
- * clients already match on them; `nextStep` tells the model what to do instead.
+ * clients already match on them; `nextStep` tells the caller what to do instead, in words that name no MCP tool (the
+ * tool layer attaches the tool-naming step: application/tools/tool-next-steps.ts).
  */
 
 const DENIED_NEXT_STEP = 'This command is denied by policy; do not retry variants of it. Ask the user.';
@@ -13,7 +14,7 @@ const DENIED_NEXT_STEP = 'This command is denied by policy; do not retry variant
 export class PlanNotFound extends DomainError {
   readonly code = 'plan_not_found';
   constructor(sessionId: string, planId: string) {
-    super('plan does not belong to this session', { sessionId, planId }, 'Use a plan_id returned by terminal_plan for this session_id.');
+    super('plan does not belong to this session', { sessionId, planId }, 'Use a plan_id returned by planning in this session.');
   }
 }
 
@@ -25,7 +26,7 @@ export class PlanBlocked extends DomainError {
   }
 }
 
-/** The policy denies the command outright (planned and executed in one `terminal_execute` call). */
+/** The policy denies the command outright (planned and executed in one call). */
 export class PolicyDenied extends DomainError {
   readonly code = 'policy_denied';
   constructor(planId: string, sessionId: string, reasons: readonly string[]) {
@@ -48,11 +49,11 @@ export class InvalidPlanTransition extends DomainError {
 }
 
 function nextStepFrom(status: PlanStatus): string {
-  if (status === 'approved') return 'The plan is already approved: call terminal_execute with its session_id and plan_id.';
+  if (status === 'approved') return 'The plan is already approved: execute it.';
   if (isLiveStatus(status)) {
-    return 'The plan is executing: poll terminal_read for its output, or terminal_cancel to stop it.';
+    return 'The plan is executing: read its output, or cancel it.';
   }
-  return 'A plan executes at most once: call terminal_retry to create a fresh plan of the same command.';
+  return 'A plan executes at most once: retry it to create a fresh plan of the same command.';
 }
 
 /** Seed: "plan requires explicit approval". */
@@ -67,7 +68,7 @@ export class ApprovalRequired extends DomainError {
 export class PlanRunning extends DomainError {
   readonly code = 'plan_running';
   constructor(planId: string, status: PlanStatus) {
-    super('running plans cannot be retried', { planId, status }, 'Wait for it to finish (terminal_read), or cancel it with terminal_cancel, then retry.');
+    super('running plans cannot be retried', { planId, status }, 'Wait for it to finish, or cancel it, then retry.');
   }
 }
 
@@ -78,7 +79,7 @@ export class PolicyChanged extends DomainError {
     super(
       `the policy decision changed since planning (${planned} -> ${now}): ${reasons.join('; ')}`,
       { planId, planned, now, reasons: [...reasons] },
-      'The workspace changed since planning: call terminal_plan again and follow the new decision.',
+      'The workspace changed since planning: plan the command again and follow the new decision.',
     );
   }
 }
@@ -90,7 +91,7 @@ export class CwdChanged extends DomainError {
     super(
       'the working directory of this plan changed since planning',
       { planId, cwd: plannedCwd },
-      'Call terminal_plan again for the directory as it is now.',
+      'Plan the command again for the directory as it is now.',
     );
   }
 }
@@ -100,9 +101,9 @@ export class OperatorApprovalRequired extends DomainError {
   readonly code = 'operator_approval_required';
   constructor(planId: string, approvalId: string) {
     super(
-      'approvals are given by the operator, not through terminal_approve',
+      'approvals are given by the operator, not through an MCP tool',
       { planId, approvalId },
-      `Ask the user to have an operator approve approval_id ${approvalId} in the term-mcp web UI (operator approvals route), then call terminal_execute.`,
+      `Ask the user to have an operator approve approval_id ${approvalId} in the term-mcp web UI (operator approvals route), then execute the plan.`,
     );
   }
 }
@@ -110,7 +111,7 @@ export class OperatorApprovalRequired extends DomainError {
 export class ApprovalExpired extends DomainError {
   readonly code = 'approval_expired';
   constructor(approvalId: string, planId: string, expiredAt: string) {
-    super('the approval of this plan expired', { approvalId, planId, expiredAt }, 'Call terminal_retry to create a fresh plan (with a new approval_id), and have it approved again.');
+    super('the approval of this plan expired', { approvalId, planId, expiredAt }, 'Retry the plan to create a fresh one (with a new approval_id), and have it approved again.');
   }
 }
 
@@ -134,7 +135,7 @@ export class ApprovalMismatch extends DomainError {
 export class NoCommand extends DomainError {
   readonly code = 'no_command';
   constructor(sessionId: string) {
-    super('this session has not run a command yet', { sessionId }, 'Execute a plan with terminal_execute first.');
+    super('this session has not run a command yet', { sessionId }, 'Execute a plan first.');
   }
 }
 
@@ -142,6 +143,6 @@ export class NoCommand extends DomainError {
 export class PlanNotStarted extends DomainError {
   readonly code = 'plan_not_started';
   constructor(planId: string, status: PlanStatus) {
-    super(`plan has not been executed (status: ${status})`, { planId, status }, 'Call terminal_execute for this plan first.');
+    super(`plan has not been executed (status: ${status})`, { planId, status }, 'Execute this plan first.');
   }
 }

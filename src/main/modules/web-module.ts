@@ -1,3 +1,5 @@
+import { DeepSeekChatModel } from '../../adapters/deepseek/deepseek-chat-model.js';
+import type { ChatModel } from '../../domain/chat/chat-model.js';
 import { typedModule } from '../typed-module.js';
 import type { Logger } from '../../application/logging/logger.js';
 import type { ApprovalService } from '../../application/terminal/approval-service.js';
@@ -12,6 +14,19 @@ import { mountWeb, type WebMounts } from '../web-mounts.js';
 
 /** HTTP only: the browser UI and its routes, the planning chat, the operator route and the deprecated web API. */
 export const webModule = typedModule(({ bind }) => {
+  bind<ChatModel>(TYPES.ChatModel).toResolvedValue(
+    (config: Config) =>
+      new DeepSeekChatModel({
+        apiKey: config.deepseekApiKey,
+        baseUrl: config.deepseekBaseUrl,
+        model: config.deepseekModel,
+        timeoutMs: config.deepseekTimeoutSeconds * 1000,
+        maxRetries: config.deepseekMaxRetries,
+        backoffMs: config.deepseekBackoffSeconds * 1000,
+        maxTokens: config.deepseekMaxTokens,
+      }),
+    [TYPES.Config],
+  );
   bind<WebMounts>(TYPES.WebMounts).toResolvedValue(
     (
       config: Config,
@@ -22,7 +37,8 @@ export const webModule = typedModule(({ bind }) => {
       settings: TerminalSettings,
       approvals: ApprovalService,
       plans: PlanService,
-    ) => mountWeb({ config, logger, sessions, events, workspace, settings, approvals, plans }),
+      model: ChatModel,
+    ) => mountWeb({ config, logger, sessions, events, workspace, settings, approvals, plans, model }),
     [
       TYPES.Config,
       TYPES.Logger,
@@ -32,6 +48,7 @@ export const webModule = typedModule(({ bind }) => {
       TYPES.TerminalSettings,
       TYPES.ApprovalService,
       TYPES.PlanService,
+      TYPES.ChatModel,
     ],
   );
 });

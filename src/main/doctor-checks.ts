@@ -1,21 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { withSetupInput } from '../../adapters/sandbox/bubblewrap-confinement.js';
-import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
-import { loadConfig, type Config } from '../config.js';
-import { buildContainer, shutdownTerminal } from '../container.js';
-import { loadPolicySettings } from '../policy-file.js';
-import { readStateKey, RECEIPT_KEY_FILE } from '../receipt-key.js';
-import type { CliContext } from '../cli-commands.js';
-import { TERM_MCP_VERSION } from '../server-info.js';
-import { TYPES } from '../types.js';
+import type { CliRequest, DoctorCheck } from '../adapters/cli/cli-services.js';
+import { withSetupInput } from '../adapters/sandbox/bubblewrap-confinement.js';
+import type { CommandConfinement } from '../domain/execution/command-confinement.js';
+import { loadConfig, type Config } from './config.js';
+import { buildContainer, shutdownTerminal } from './container.js';
+import { loadPolicySettings } from './policy-file.js';
+import { readStateKey, RECEIPT_KEY_FILE } from './receipt-key.js';
+import { TYPES } from './types.js';
 
-interface Check {
-  readonly ok: boolean;
-  readonly detail: string;
-  readonly required: boolean;
-}
+type Check = DoctorCheck;
 
 const MINIMUM_NODE = [20, 19] as const;
 const PROBE_TIMEOUT_MS = 10_000;
@@ -130,11 +125,15 @@ function receiptKeyCheck(config: Config): Check {
   }
 }
 
-async function runChecks(context: CliContext, nodeVersion: string): Promise<Record<string, Check>> {
+/**
+ * The checks of `term-mcp doctor` (the CLI adapter prints them): Node, the configuration, the workspace, the receipt
+ * key, the token, the chat key, and one real sandbox probe with the confinement the server's container resolves.
+ */
+export async function doctorChecks(request: CliRequest, nodeVersion: string): Promise<Record<string, Check>> {
   const checks: Record<string, Check> = { node: nodeCheck(nodeVersion) };
   let config: Config;
   try {
-    config = loadConfig(context.env, context.args.values, context.cwd);
+    config = loadConfig(request.env, request.flags, request.cwd);
     // The mode the server would run in: APPROVAL_MODE or --mode, else the policy file's, else inspect.
     checks.configuration = { ok: true, detail: `workspace ${config.workspaceRoot}, mode ${loadPolicySettings(config).mode}`, required: true };
   } catch (error) {
@@ -157,21 +156,3 @@ async function runChecks(context: CliContext, nodeVersion: string): Promise<Reco
   return checks;
 }
 
-/**
- * `term-mcp doctor [--json] [--workspace DIR] [--mode MODE]`: one line per check, or one JSON document. Exit 0 when
- * every required check holds, 1 otherwise.
- */
-export async function run(context: CliContext, nodeVersion: string = process.version): Promise<number> {
-  const checks = await runChecks(context, nodeVersion);
-  const ok = Object.values(checks).every((check) => check.ok || !check.required);
-  if (context.args.switches.has('json')) {
-    context.stdout.write(`${JSON.stringify({ version: TERM_MCP_VERSION, checks, ok })}\n`);
-  } else {
-    for (const [name, check] of Object.entries(checks)) {
-      const mark = check.ok ? 'ok  ' : check.required ? 'FAIL' : 'warn';
-      context.stdout.write(`${mark} ${name}: ${check.detail}\n`);
-    }
-    context.stdout.write(ok ? 'term-mcp doctor: every required check holds\n' : 'term-mcp doctor: a required check failed\n');
-  }
-  return ok ? 0 : 1;
-}

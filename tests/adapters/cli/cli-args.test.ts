@@ -1,4 +1,4 @@
-import { asksForHelp, closestName, CliUsageError, parseArguments, type CliArgumentSpec } from '../../src/main/cli-args';
+import { asksForHelp, closestName, CliUsageError, parseArguments, type CliArgumentSpec } from '../../../src/adapters/cli/cli-args';
 
 const SERVE: CliArgumentSpec = {
   command: 'stdio',

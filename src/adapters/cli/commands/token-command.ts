@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CliContext } from '../cli-commands.js';
+import type { CliContext } from '../cli-context.js';
 
 /** `term-mcp token`: 32 random bytes, base64url (43 characters), for TERM_MCP_TOKEN. */
 export function run(context: CliContext): Promise<number> {

@@ -1,12 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ReceiptInspection, summarizeReceipt, type ReceiptSummary } from '../../application/receipts/receipt-inspection.js';
-import { HmacReceiptSigner } from '../../adapters/receipts/hmac-receipt-signer.js';
-import { ConfigurationError } from '../../domain/errors.js';
-import { ReceiptNotRedactable } from '../../domain/terminal/receipt-errors.js';
-import { readStateKey } from '../receipt-key.js';
-import { loadConfig } from '../config.js';
-import type { CliContext } from '../cli-commands.js';
+import { ReceiptInspection, summarizeReceipt, type ReceiptSummary } from '../../../application/receipts/receipt-inspection.js';
+import { ConfigurationError } from '../../../domain/errors.js';
+import { ReceiptNotRedactable } from '../../../domain/terminal/receipt-errors.js';
+import type { ReceiptSigner } from '../../../domain/terminal/receipt-signer.js';
+import type { CliContext } from '../cli-context.js';
 import { CommandUsageError, EXIT, parseBooleanFlags, type CommandIo } from './command-io.js';
 
 export const RECEIPT_USAGE = `Usage: term-mcp receipt <action> <file> [flags]     (<file> may be - for standard input)
@@ -69,7 +67,7 @@ async function validate(argv: readonly string[], io: CommandIo): Promise<number>
   const { file, flags } = oneFile(argv, ['structure-only', 'json']);
   const payload = await readReceipt(file, io);
   const structureOnly = flags.has('structure-only');
-  const inspection = structureOnly ? new ReceiptInspection(undefined) : inspectionWithConfiguredKey(io);
+  const inspection = structureOnly ? new ReceiptInspection(undefined) : await inspectionWithConfiguredKey(io);
   const report = inspection.report(payload);
   const valid = report.schema_valid && (structureOnly || report.signature_valid);
   if (flags.has('json')) {
@@ -87,15 +85,15 @@ async function validate(argv: readonly string[], io: CommandIo): Promise<number>
 async function show(argv: readonly string[], io: CommandIo): Promise<number> {
   const { file, flags } = oneFile(argv, ['json']);
   const payload = await readReceipt(file, io);
-  const key = configuredKey(io);
-  const inspection = new ReceiptInspection(key === undefined ? undefined : new HmacReceiptSigner(key));
+  const signer = await configuredSigner(io);
+  const inspection = new ReceiptInspection(signer);
   const structure = inspection.checkStructure(payload);
   if (!structure.valid) {
     io.stderr.write(`term-mcp receipt: ${file} is not a schema 1.0 receipt\n${structure.errors.map((error) => `  - ${error}\n`).join('')}`);
     return EXIT.negative;
   }
   const summary = summarizeReceipt(structure.receipt);
-  const seal = key === undefined ? 'not checked (no receipt key configured)' : inspection.report(payload).signature_valid ? 'verified' : 'BAD SIGNATURE';
+  const seal = signer === undefined ? 'not checked (no receipt key configured)' : inspection.report(payload).signature_valid ? 'verified' : 'BAD SIGNATURE';
   if (flags.has('json')) {
     io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
@@ -108,7 +106,7 @@ async function redact(argv: readonly string[], io: CommandIo): Promise<number> {
   const { file } = oneFile(argv, []);
   const payload = await readReceipt(file, io);
   try {
-    const redacted = inspectionWithConfiguredKey(io).redactForSharing(payload);
+    const redacted = (await inspectionWithConfiguredKey(io)).redactForSharing(payload);
     io.stdout.write(`${JSON.stringify(redacted, null, 2)}\n`);
     return EXIT.ok;
   } catch (error) {
@@ -181,12 +179,10 @@ async function readReceiptFile(file: string, cwd: string): Promise<string> {
   }
 }
 
-/** The server's receipt key from the same configuration the server reads; undefined when none is set or kept. */
-function configuredKey(io: CommandIo): string | undefined {
+/** The signer of the server's receipt key, from the same configuration the server reads; undefined when none is set or kept. */
+async function configuredSigner(io: CommandIo): Promise<ReceiptSigner | undefined> {
   try {
-    const config = loadConfig(io.env, {}, io.cwd);
-    // The persistent key of the server's state directory, when no key is configured (read only: never created here).
-    return config.receiptKey ?? (config.stateDir === undefined ? undefined : readStateKey(config.stateDir));
+    return await io.services.receiptSigner({ env: io.env, cwd: io.cwd, flags: {}, stderr: io.stderr });
   } catch (error) {
     if (error instanceof ConfigurationError) throw new InputProblem(`configuration error: ${error.message}`);
     if (error instanceof Error && 'code' in error) throw new InputProblem(`cannot read the receipt key: ${error.message}`);
@@ -194,13 +190,13 @@ function configuredKey(io: CommandIo): string | undefined {
   }
 }
 
-function inspectionWithConfiguredKey(io: CommandIo): ReceiptInspection {
-  const key = configuredKey(io);
-  if (key === undefined) throw new InputProblem(`${NO_KEY_MESSAGE} (or pass --structure-only to check the schema alone)`);
-  return new ReceiptInspection(new HmacReceiptSigner(key));
+async function inspectionWithConfiguredKey(io: CommandIo): Promise<ReceiptInspection> {
+  const signer = await configuredSigner(io);
+  if (signer === undefined) throw new InputProblem(`${NO_KEY_MESSAGE} (or pass --structure-only to check the schema alone)`);
+  return new ReceiptInspection(signer);
 }
 
 /** The command table's entry point (cli-commands.ts): the table has checked the flags; this reads the rest. */
 export function run(context: CliContext): Promise<number> {
-  return runReceiptCommand(context.argv, { stdin: process.stdin, stdout: context.stdout, stderr: context.stderr, env: context.env, cwd: context.cwd });
+  return runReceiptCommand(context.argv, { stdin: process.stdin, stdout: context.stdout, stderr: context.stderr, env: context.env, cwd: context.cwd, services: context.services });
 }

@@ -1,28 +1,5 @@
-import type { CliFlag, ParsedArguments } from './cli-args.js';
-
-/** Where a command writes. Usage errors and diagnostics go to stderr: for `stdio`, stdout is the protocol. */
-export interface CliOutput {
-  write(text: string): unknown;
-}
-
-/** What the CLI hands a command: the process's surroundings, its own argv, and that argv already checked. */
-export interface CliContext {
-  /** The command's name as typed (`stdio`, `receipt`...). */
-  readonly name: string;
-  /** The arguments after the command name, as given. */
-  readonly argv: readonly string[];
-  /** `argv` parsed against the command's table entry (unknown flags were refused before the module loaded). */
-  readonly args: ParsedArguments;
-  readonly env: NodeJS.ProcessEnv;
-  readonly cwd: string;
-  readonly stdout: CliOutput;
-  readonly stderr: CliOutput;
-}
-
-/** A command's module, imported only when that command runs. Resolves with the exit code. */
-export interface CliCommandModule {
-  run(context: CliContext): Promise<number>;
-}
+import type { CliFlag } from './cli-args.js';
+import type { CliCommandModule } from './cli-context.js';
 
 /**
  * One row of the command table. To add a command, add a row: its usage line, its flags, and a lazy import of the

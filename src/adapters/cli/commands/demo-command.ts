@@ -1,5 +1,5 @@
-import { DEMO_SCENARIOS } from '../../application/demo/demo-scenarios.js';
-import type { CliContext } from '../cli-commands.js';
+import { DEMO_SCENARIOS } from '../../../application/demo/demo-scenarios.js';
+import type { CliContext } from '../cli-context.js';
 import { CommandUsageError, EXIT, parseBooleanFlags, type CommandIo } from './command-io.js';
 
 export const DEMO_USAGE = `Usage: term-mcp demo [--json]
@@ -35,5 +35,5 @@ export async function runDemoCommand(argv: readonly string[], io: CommandIo): Pr
 
 /** The command table's entry point (cli-commands.ts): the table has checked the flags; this reads the rest. */
 export function run(context: CliContext): Promise<number> {
-  return runDemoCommand(context.argv, { stdin: process.stdin, stdout: context.stdout, stderr: context.stderr, env: context.env, cwd: context.cwd });
+  return runDemoCommand(context.argv, { stdin: process.stdin, stdout: context.stdout, stderr: context.stderr, env: context.env, cwd: context.cwd, services: context.services });
 }

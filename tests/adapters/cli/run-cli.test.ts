@@ -1,7 +1,9 @@
-import { CliUsageError } from '../../src/main/cli-args';
-import { CLI_COMMANDS, type CliCommand, type CliContext } from '../../src/main/cli-commands';
-import { runCli } from '../../src/main/run-cli';
-import { TERM_MCP_VERSION } from '../../src/main/server-info';
+import { CliUsageError } from '../../../src/adapters/cli/cli-args';
+import { CLI_COMMANDS, type CliCommand } from '../../../src/adapters/cli/cli-commands';
+import type { CliContext } from '../../../src/adapters/cli/cli-context';
+import { runCli } from '../../../src/adapters/cli/run-cli';
+import { CLI_SERVICES } from '../../../src/main/cli-services';
+import { TERM_MCP_VERSION } from '../../../src/main/server-info';
 
 /** The dispatcher in-process, with a command table of its own where a test needs to see what a command receives. */
 function capture() {
@@ -13,6 +15,7 @@ function capture() {
       cwd: '/',
       stdout: { write: (text: string) => (stdout += text) },
       stderr: { write: (text: string) => (stderr += text) },
+      services: CLI_SERVICES,
     },
     out: () => stdout,
     err: () => stderr,

@@ -1,12 +1,8 @@
-import path from 'node:path';
-import { DefaultPolicyEngine } from '../../application/policy/default-policy-engine.js';
-import { NodePathInspector } from '../../adapters/policy/node-path-inspector.js';
-import { summarizePolicy } from '../../application/terminal/policy-summary.js';
-import type { PolicyDecision, PolicyVerdict } from '../../domain/policy/policy-types.js';
+import { summarizePolicy } from '../../../application/terminal/policy-summary.js';
+import type { PolicyDecision, PolicyVerdict } from '../../../domain/policy/policy-types.js';
 import { CliUsageError } from '../cli-args.js';
-import type { CliContext } from '../cli-commands.js';
-import { loadConfig } from '../config.js';
-import { loadPolicySettings } from '../policy-file.js';
+import type { CliContext } from '../cli-context.js';
+import { requestOf } from './command-io.js';
 
 /**
  * `term-mcp explain "<command>" [--mode M] [--cwd D] [--workspace DIR] [--policy FILE] [--json]`: judges a command
@@ -16,22 +12,17 @@ import { loadPolicySettings } from '../policy-file.js';
  */
 export const EXPLAIN_EXIT_CODES: Readonly<Record<PolicyVerdict, number>> = Object.freeze({ allow: 0, approval_required: 3, deny: 4 });
 
-export function run(context: CliContext): Promise<number> {
+export async function run(context: CliContext): Promise<number> {
   const command = context.args.positionals[0];
   if (command === undefined || command === '') throw new CliUsageError('give the command line to explain, quoted as one argument', context.name);
   const { cwd: cwdFlag, ...flags } = context.args.values;
-  const config = loadConfig(context.env, flags, context.cwd);
-  const settings = loadPolicySettings(config);
-  const inspector = new NodePathInspector(config.workspaceRoot);
-  // A relative --cwd is taken from the workspace root, as the terminal tools take theirs.
-  const cwd = cwdFlag === undefined ? inspector.root : path.resolve(inspector.root, cwdFlag);
-  const decision = new DefaultPolicyEngine(inspector, settings, config.maxCommandLength).evaluate({ command, cwd });
+  const { decision, mode, cwd } = await context.services.explain({ ...requestOf(context), flags }, command, cwdFlag);
   if (context.args.switches.has('json')) {
-    context.stdout.write(`${JSON.stringify(explainJson(command, cwd, settings.mode, decision), null, 2)}\n`);
+    context.stdout.write(`${JSON.stringify(explainJson(command, cwd, mode, decision), null, 2)}\n`);
   } else {
-    context.stdout.write(describe(decision, settings.mode, cwd));
+    context.stdout.write(describe(decision, mode, cwd));
   }
-  return Promise.resolve(EXPLAIN_EXIT_CODES[decision.verdict]);
+  return EXPLAIN_EXIT_CODES[decision.verdict];
 }
 
 /** The decision with the field names plans and receipts use (`policy`, `preview`, snake_case), plus parts and launch. */

@@ -1,15 +1,8 @@
-import { ConfigurationError } from '../domain/errors.js';
+import { ConfigurationError } from '../../domain/errors.js';
 import { asksForHelp, CliUsageError, parseArguments, unknownCommandError } from './cli-args.js';
-import { CLI_COMMANDS, DEFAULT_COMMAND, type CliCommand, type CliOutput } from './cli-commands.js';
+import { CLI_COMMANDS, DEFAULT_COMMAND, type CliCommand } from './cli-commands.js';
+import type { CliEnvironment, CliHelp, CliOutput } from './cli-context.js';
 import { commandUsage, generalUsage } from './cli-usage.js';
-
-/** The process surroundings the CLI runs in (the composition root passes the real ones; tests pass their own). */
-export interface CliEnvironment {
-  readonly env: NodeJS.ProcessEnv;
-  readonly cwd: string;
-  readonly stdout: CliOutput;
-  readonly stderr: CliOutput;
-}
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 usage or configuration error (nothing was started). */
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
@@ -33,10 +26,21 @@ export async function runCli(argv: readonly string[], environment: CliEnvironmen
     }
     const args = parseArguments(rest, { command: name, flags: command.flags, maxPositionals: command.maxPositionals });
     const module = await command.load();
-    return await module.run({ ...environment, name, argv: rest, args });
+    return await module.run({ ...environment, name, argv: rest, args, help: helpOf(commands) });
   } catch (error) {
     return report(error, name, environment.stderr, commands);
   }
+}
+
+function helpOf(commands: Readonly<Record<string, CliCommand>>): CliHelp {
+  return {
+    general: () => generalUsage(commands),
+    command: (name) => {
+      const command = commands[name];
+      return command === undefined ? undefined : commandUsage(name, command);
+    },
+    names: Object.keys(commands),
+  };
 }
 
 function splitCommand(argv: readonly string[]): { name: string; rest: readonly string[] } {

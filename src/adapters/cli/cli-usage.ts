@@ -1,8 +1,8 @@
 import type { CliFlag } from './cli-args.js';
-import { CLI_COMMANDS, DEFAULT_COMMAND, type CliCommand } from './cli-commands.js';
+import { DEFAULT_COMMAND, type CliCommand } from './cli-commands.js';
 
 /** `term-mcp --help`: every command of the table, then the flags of the default command. */
-export function generalUsage(commands: Readonly<Record<string, CliCommand>> = CLI_COMMANDS): string {
+export function generalUsage(commands: Readonly<Record<string, CliCommand>>): string {
   const rows = Object.entries(commands).map(([name, command]) => [`${name} ${command.synopsis}`.trim(), command.summary] as const);
   const defaultCommand = commands[DEFAULT_COMMAND];
   return [

@@ -1,7 +1,8 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from '../../../src/main/run-cli';
-import { makeTempWorkspace } from '../../support/workspace';
+import { runCli } from '../../src/adapters/cli/run-cli';
+import { CLI_SERVICES } from '../../src/main/cli-services';
+import { makeTempWorkspace } from '../support/workspace';
 
 interface DoctorReport {
   version: string;
@@ -13,7 +14,7 @@ interface DoctorReport {
 async function doctor(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string; errors: string }> {
   let output = '';
   let errors = '';
-  const code = await runCli(['doctor', ...argv], { env, cwd: '/', stdout: { write: (text: string) => (output += text) }, stderr: { write: (text: string) => (errors += text) } });
+  const code = await runCli(['doctor', ...argv], { env, cwd: '/', stdout: { write: (text: string) => (output += text) }, stderr: { write: (text: string) => (errors += text) }, services: CLI_SERVICES });
   return { code, output, errors };
 }
 

@@ -1,3 +1,6 @@
+import type { CliContext } from '../cli-context.js';
+import type { CliRequest, CliServices } from '../cli-services.js';
+
 /** What a CLI command may touch: its output streams, the environment and the working directory (given by cli.ts). */
 export interface CommandIo {
   /** Read when a command is given `-` for a file. */
@@ -6,6 +9,7 @@ export interface CommandIo {
   readonly stderr: { write(text: string): unknown };
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  readonly services: CliServices;
 }
 
 /** A `term-mcp <word> ...` command with its own arguments. Resolves with the exit code. */
@@ -35,4 +39,9 @@ export function parseBooleanFlags(argv: readonly string[], allowed: readonly str
     flags.add(name);
   }
   return { positionals, flags };
+}
+
+/** The service request of a command: its surroundings and its valued flags. */
+export function requestOf(context: CliContext): CliRequest {
+  return { env: context.env, cwd: context.cwd, flags: context.args.values, stderr: context.stderr };
 }
