@@ -9,7 +9,7 @@ import { McpError } from './mcp-error.js';
 import { classifyMessage, type ClassifiedMessage } from './message-classification.js';
 import { CancelledParamsSchema, InitializeParamsSchema, parseParams } from './method-params.js';
 import { readProtocolVersion, RequestMetaSchema } from './request-meta.js';
-import { SERVER_CAPABILITIES, type CachePolicy, type ServerInfo } from './server-identity.js';
+import { MODERN_SERVER_CAPABILITIES, SERVER_CAPABILITIES, type CachePolicy, type ServerInfo } from './server-identity.js';
 
 /** Per-message context supplied by the transport adapter. */
 export interface DispatchContext {
@@ -171,7 +171,7 @@ export class McpDispatcher {
   private readonly discover: FeatureHandler = async () => ({
     body: {
       supportedVersions: [...this.options.negotiator.supportedVersions],
-      capabilities: SERVER_CAPABILITIES,
+      capabilities: MODERN_SERVER_CAPABILITIES,
       instructions: this.options.instructions,
     },
     ttlMs: this.options.cache.discoverTtlMs,
@@ -182,7 +182,7 @@ export class McpDispatcher {
     const cacheHints = result.ttlMs === undefined ? {} : { ttlMs: result.ttlMs, cacheScope: 'private' };
     return {
       ...result.body,
-      resultType: 'complete',
+      resultType: result.resultType ?? 'complete',
       ...cacheHints,
       _meta: { [META.serverInfo]: this.options.serverInfo },
     };
