@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { SignJWT } from 'jose';
 import { livePidsRunning, pollUntil } from '../support/live-processes';
+import { StdioPeer } from '../support/stdio-peer';
 import { CLI_PATH, makeTempWorkspace } from '../support/workspace';
 import { ACCEPT_BOTH, JWT_AUDIENCE, JWT_ISSUER, JWT_SECRET, MODERN_META, TOKEN, type Reply, read } from './http-harness';
 
@@ -279,4 +280,43 @@ describe('the tasks extension over HTTP (built CLI)', () => {
     expect(result.json?.error).toMatchObject({ code: -32601 });
     expect(list.json?.error).toMatchObject({ code: -32601 });
   });
+});
+
+describe('the tasks extension over STDIO (built CLI)', () => {
+  let stdioWorkspace: ReturnType<typeof makeTempWorkspace>;
+  let peer: StdioPeer;
+  const request = (method: string, id: string, params: Record<string, unknown>): ReturnType<StdioPeer['request']> =>
+    peer.request({ jsonrpc: '2.0', id, method, params: { ...params, _meta: TASKS_META } }, 60_000);
+  const structured = async (id: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
+    ((await request('tools/call', id, { name, arguments: args })).result?.structuredContent ?? {}) as Record<string, unknown>;
+
+  beforeAll(() => {
+    stdioWorkspace = makeTempWorkspace('term-mcp-tasks-stdio-');
+    peer = new StdioPeer({ WORKSPACE_ROOT: stdioWorkspace.root });
+  });
+
+  afterAll(async () => {
+    await peer.end();
+    stdioWorkspace.remove();
+  });
+
+  test('the parent process gets a task for a long command, sees it working, and cancels it: no process is left', async () => {
+    const marker = ['/usr/bin/sleep', String(500 + (process.pid % 97))];
+    const plan = await structured('plan', 'terminal_plan', { command: `sleep ${marker[1]}` });
+    await structured('approve', 'terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
+    const created = (await request('tools/call', 'execute', { name: 'terminal_execute', arguments: { session_id: plan.session_id, plan_id: plan.id } })).result ?? {};
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = String(created.taskId);
+    await pollUntil(() => livePidsRunning(marker).length === 1, 'the sleep to run');
+    expect((await request('tasks/get', 'get-working', { taskId })).result).toMatchObject({ taskId, status: 'working' });
+
+    expect((await request('tasks/cancel', 'cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
+    let status: unknown;
+    let polls = 0;
+    await pollUntil(async () => {
+      status = (await request('tasks/get', `get-${(polls += 1)}`, { taskId })).result?.status;
+      return status === 'cancelled';
+    }, 'the task to be cancelled', 60_000);
+    expect(livePidsRunning(marker)).toEqual([]);
+  }, 120_000);
 });
