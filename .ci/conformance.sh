@@ -38,7 +38,8 @@ SCENARIOS=(
   server-sse-multiple-streams:2026-07-28
   input-required-result-unsupported-methods:2026-07-28
   # The tasks extension (io.modelcontextprotocol/tasks): extension scenarios are on no spec timeline, so they run
-  # without --spec-version (the suite speaks its newest revision, 2026-07-28) and their results go under "extension".
+  # without --spec-version (the suite speaks its newest revision, 2026-07-28), against the tasks fixture server
+  # (below), and their results go under "extension".
   tasks-capability-negotiation:extension
   tasks-dispatch-and-envelope:extension
   tasks-lifecycle:extension
@@ -62,38 +63,14 @@ NOT_APPLICABLE_CHECKS=(
   server-stateless/sep-2575-http-server-no-independent-requests-on-stream
   # `test_logging_tool`: a tool that logs.
   server-stateless/sep-2575-server-no-log-without-loglevel
-  # The tasks scenarios drive fixture tools (`greet`, `slow_compute`, `failing_job`, `protocol_error_job`,
-  # `confirm_delete`, `multi_input`, `test_tool_with_task`); term-mcp's own task-creating tool is terminal_execute.
-  # A check here counts as not applicable only when it failed for that reason: the suite names the unknown fixture tool
-  # (our -32602), or says the step before it created no task. tests/e2e/tasks-extension.test.ts proves the same
-  # behaviours with terminal_execute (docs/conformance.md).
-  tasks-capability-negotiation/sep-2663-server-rejects-undeclared-client
-  tasks-capability-negotiation/tasks-per-request-meta-opt-in
-  tasks-dispatch-and-envelope/tasks-server-directed-creation-no-hint
-  tasks-dispatch-and-envelope/sep-2663-legacy-task-param-ignored
-  tasks-dispatch-and-envelope/tasks-immediate-result-shortcut
+  # The tasks scenarios run against the tasks fixture server (below), which has the runner's fixtures greet,
+  # slow_compute, failing_job and protocol_error_job. These checks need fixtures that park a task in `input_required`
+  # (confirm_delete, multi_input, test_tool_with_task): no term-mcp task ever waits for input (docs/conformance.md).
   tasks-dispatch-and-envelope/tasks-result-type-complete-on-non-task-responses
-  tasks-dispatch-and-envelope/sep-2663-durable-create-strong-consistency
-  tasks-lifecycle/tasks-sync-tool-call
-  tasks-lifecycle/sep-2663-result-type-task-on-create
-  tasks-lifecycle/sep-2663-tasks-get-status-working
-  tasks-lifecycle/sep-2663-tasks-get-status-completed
-  tasks-lifecycle/sep-2663-tool-error-uses-completed-status
-  tasks-lifecycle/sep-2663-tasks-get-status-failed
-  tasks-lifecycle/sep-2663-cancel-ack-empty-result
-  tasks-lifecycle/tasks-cancel-terminal-idempotent-ack
   tasks-mrtr-composition/sep-2663-mrtr-synchronous-before-task-creation
   tasks-mrtr-input/sep-2663-tasks-get-status-input-required
   tasks-mrtr-input/tasks-mrtr-tasks-update-resumes
   tasks-mrtr-input/tasks-mrtr-partial-fulfillment
-  tasks-request-headers/tasks-headers-tolerate-mcp-method-on-tools-call
-  tasks-request-headers/sep-2663-routing-headers-accepted-on-tasks-get
-  tasks-request-headers/sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get
-  tasks-request-state-removal/tasks-request-state-removal-setup
-  tasks-required-task-error/sep-2663-server-returns-missing-capability-when-required
-  tasks-wire-fields/tasks-wire-field-renames
-  tasks-wire-fields/tasks-no-early-ttl-expiry
-  tasks-wire-fields/tasks-no-related-task-meta-on-inlined-result
 )
 
 [[ -f dist/main/cli.js ]] || { echo "conformance: dist/main/cli.js is missing; run npm run build first" >&2; exit 2; }
@@ -103,6 +80,8 @@ RESULTS_DIR="${CONFORMANCE_RESULTS_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/term-mcp-co
 CACHE_DIR="${CONFORMANCE_CACHE_DIR:-${TMPDIR:-/tmp}/term-mcp-node22}"
 SERVER_PID=""
 PROXY_PID=""
+FIXTURE_PID=""
+FIXTURE_PROXY_PID=""
 
 stop() {
   local pid="$1"
@@ -112,6 +91,8 @@ stop() {
   kill -9 "$pid" 2>/dev/null || true
 }
 cleanup() {
+  stop "$FIXTURE_PROXY_PID"
+  stop "$FIXTURE_PID"
   stop "$PROXY_PID"
   stop "$SERVER_PID"
   rm -rf "$WORK"
@@ -170,14 +151,37 @@ PROXY_PID=$!
 
 # Through the proxy: both are up when this answers.
 healthy() {
-  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "http://127.0.0.1:$PROXY_PORT/health"
+  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "http://127.0.0.1:$1/health"
 }
-for _ in $(seq 1 100); do
-  healthy && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { echo "conformance: term-mcp http exited" >&2; cat "$WORK/server.log" >&2; exit 2; }
-  sleep 0.1
-done
-healthy || { echo "conformance: term-mcp http did not start" >&2; cat "$WORK/server.log" >&2; exit 2; }
+# wait_healthy <proxy port> <server pid> <server log> <name>
+wait_healthy() {
+  for _ in $(seq 1 300); do
+    healthy "$1" && return 0
+    kill -0 "$2" 2>/dev/null || { echo "conformance: $4 exited" >&2; cat "$3" >&2; exit 2; }
+    sleep 0.1
+  done
+  echo "conformance: $4 did not start" >&2; cat "$3" >&2; exit 2
+}
+wait_healthy "$PROXY_PORT" "$SERVER_PID" "$WORK/server.log" "term-mcp http"
+
+# --- the tasks fixture server ---------------------------------------------------------------------------------------
+# The tasks-* scenarios call the runner's fixture tools (greet, slow_compute, failing_job, protocol_error_job). They
+# run against term-mcp http composed the same way with those fixtures added to its catalog
+# (tests/conformance/tasks-fixture-server.ts, bundled here with the project's esbuild), behind a proxy of its own.
+FIXTURE_BUNDLE_DIR="node_modules/.cache/term-mcp-conformance"
+mkdir -p "$FIXTURE_BUNDLE_DIR"
+node_modules/.bin/esbuild tests/conformance/tasks-fixture-server.ts --bundle --platform=node --format=esm --packages=external \
+  --log-level=warning --outfile="$FIXTURE_BUNDLE_DIR/tasks-fixture-server.mjs"
+FIXTURE_PORT="$(free_port)"
+FIXTURE_PROXY_PORT="$(free_port)"
+mkdir -p "$WORK/fixture-workspace"
+TERM_MCP_TOKEN="$TOKEN" WORKSPACE_ROOT="$WORK/fixture-workspace" RATE_LIMIT_PER_MINUTE=100000 LOG_LEVEL=warn HOST=127.0.0.1 PORT="$FIXTURE_PORT" \
+  ALLOWED_ORIGINS="http://127.0.0.1:$FIXTURE_PROXY_PORT,http://localhost:$FIXTURE_PROXY_PORT,http://[::1]:$FIXTURE_PROXY_PORT" \
+  node "$FIXTURE_BUNDLE_DIR/tasks-fixture-server.mjs" 2>"$WORK/fixture-server.log" &
+FIXTURE_PID=$!
+node "$WORK/auth-proxy.mjs" "$FIXTURE_PROXY_PORT" "$FIXTURE_PORT" "$TOKEN" &
+FIXTURE_PROXY_PID=$!
+wait_healthy "$FIXTURE_PROXY_PORT" "$FIXTURE_PID" "$WORK/fixture-server.log" "the tasks fixture server"
 
 # --- the suite ----------------------------------------------------------------------------------------------------
 echo "conformance: $CONFORMANCE_PACKAGE against term-mcp http (via the token proxy on port $PROXY_PORT); results in $RESULTS_DIR"
@@ -190,8 +194,12 @@ for entry in "${SCENARIOS[@]}"; do
   mkdir -p "$out"
   # The suite exits 1 on any failed check; the verdict below reads checks.json instead, so ignore its status here.
   version_args=(--spec-version "$version")
-  [[ "$version" == extension ]] && version_args=()
-  npx -y "$CONFORMANCE_PACKAGE" server --url "http://127.0.0.1:$PROXY_PORT/mcp" --scenario "$scenario" \
+  port="$PROXY_PORT"
+  if [[ "$version" == extension ]]; then
+    version_args=()
+    port="$FIXTURE_PROXY_PORT"
+  fi
+  npx -y "$CONFORMANCE_PACKAGE" server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" \
     "${version_args[@]}" -o "$out" >"$out/output.txt" 2>&1 || true
 done
 
@@ -201,11 +209,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const [resultsDir, ...notApplicable] = process.argv.slice(2);
 const expected = new Set(notApplicable);
-// How the suite reports a check it could not drive for want of a fixture tool: "Not testable", the unknown tool named
-// (term-mcp's -32602), the tasks-request-headers probe that needs the task of the check before it, and
-// tasks-required-task-error's call of its `failing_job` fixture answered -32602 (unknown tool).
-const FIXTURE_MISSING =
-  /^(Not testable|Unknown tool: (greet|slow_compute|failing_job|protocol_error_job|confirm_delete|multi_input|test_tool_with_task)$|routing-task fixture from Check 2 unavailable|tools\/call for failing_job returned error code -32602;)/;
+// How the suite reports a check it could not drive for want of a fixture tool: "Not testable", or the unknown
+// fixture tool named (term-mcp's -32602).
+const FIXTURE_MISSING = /^(Not testable|Unknown tool: (confirm_delete|multi_input|test_tool_with_task)$)/;
 let passed = 0;
 let failed = 0;
 let skipped = 0;
