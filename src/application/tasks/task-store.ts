@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '../../domain/protocol/versions.js';
 import type { Clock } from '../terminal/clock.js';
 import { isoAt } from '../terminal/clock.js';
 import type { TaskOutcome, TaskWork } from './task-work.js';
@@ -68,7 +69,11 @@ export class TaskStore {
       endedAt: undefined,
     };
     this.tasks.set(record.id, record);
-    void work.outcome.then((outcome) => this.settle(record, outcome));
+    // Work must not reject; if it does anyway, the task fails as a protocol error instead of hanging in `working`.
+    void work.outcome.then(
+      (outcome) => this.settle(record, outcome),
+      () => this.settle(record, { status: 'failed', error: { code: ERROR_CODES.internalError, message: 'Internal error' } }),
+    );
     return this.info(record, undefined);
   }
 

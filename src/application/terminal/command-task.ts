@@ -9,6 +9,9 @@ import type { CommandReader } from './command-reader.js';
 import type { CommandSignals } from './command-signals.js';
 import type { ExecutionResult } from './execution-service.js';
 
+/** The receipt could not be had (nothing of the client's doing): SEP-2663 `failed`, with no detail to the client. */
+const INTERNAL_FAILURE: TaskOutcome = Object.freeze({ status: 'failed', error: Object.freeze({ code: ERROR_CODES.internalError, message: 'Internal error' }) });
+
 /** Bytes of each stream shown in a working task's status message: enough to see where a build is. */
 const TAIL_BYTES = 512;
 
@@ -47,10 +50,7 @@ export function commandTask(running: Extract<ExecutionResult, { kind: 'running' 
         return undefined;
       }
     },
-    outcome: running.receipt.then(
-      (receipt) => completedWith(receipt),
-      (): TaskOutcome => ({ status: 'failed', error: { code: ERROR_CODES.internalError, message: 'Internal error' } }),
-    ),
+    outcome: running.receipt.then(completedWith).catch((): TaskOutcome => INTERNAL_FAILURE),
     cancel() {
       void deps.signals.cancel(selector).catch(() => undefined);
     },
@@ -64,7 +64,7 @@ export function commandTask(running: Extract<ExecutionResult, { kind: 'running' 
       return completed(toolResultOf(deps.finished(receipt)));
     } catch (error) {
       if (error instanceof DomainError) return completed(refusalResultOf(error));
-      throw error;
+      return INTERNAL_FAILURE;
     }
   }
 }

@@ -119,3 +119,15 @@ describe('TaskStore', () => {
     expect(await tasks.get('alice', 'task-3')).toMatchObject({ status: 'working' });
   });
 });
+
+describe('TaskStore with work that breaks its contract', () => {
+  it('fails the task as a protocol error (no result) when the work rejects, instead of leaving it working', async () => {
+    const tasks = new TaskStore({ newTaskId: () => 'task-x', now: () => 0, ttlMs: 60_000, pollIntervalMs: 1000, maxTasks: 10 });
+    const work: TaskWork = { statusMessage: async () => undefined, outcome: Promise.reject(new Error('boom')), cancel: () => undefined };
+    tasks.create('alice', work);
+    await new Promise((resolve) => setImmediate(resolve));
+    const failed = await tasks.get('alice', 'task-x');
+    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: 'Internal error' } });
+    expect(failed).not.toHaveProperty('result');
+  });
+});
