@@ -51,7 +51,7 @@ export const protocolModule = typedModule(({ bind }) => {
  * How long `terminal_execute` waits before answering a task-taking client with a task, when the call names no
  * wait: long enough that a quick command answers with its receipt at once, short enough that no client timeout nears.
  */
-const TASK_WAIT_SECONDS = 0.5;
+const TASK_WAIT_SECONDS = 0.25;
 
 /** Ended tasks stay readable as long as an idle execution session lives; the bound keeps a flood of them finite. */
 function newTaskStore(config: Config, now: Clock): TaskStore {
