@@ -161,9 +161,9 @@ describe('the tasks extension over HTTP (built CLI)', () => {
     expect(discovered.capabilities).not.toHaveProperty('tasks');
   });
 
-  test('a five-minute command answers with a task while it runs; tasks/get shows its output tail; tasks/cancel leaves no process', async () => {
+  test('a five-minute command answers with a task while it runs; tasks/get shows its redacted output tail; tasks/cancel leaves no process', async () => {
     const marker = ['/usr/bin/sleep', String(300 + (process.pid % 97))];
-    const created = await planApproveExecute(`echo started-marker; sleep ${marker[1]}`);
+    const created = await planApproveExecute(`echo started-marker password=hunter2-canary; sleep ${marker[1]}`);
     expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
     expect(created).not.toHaveProperty('content');
     const taskId = String(created.taskId);
@@ -176,6 +176,9 @@ describe('the tasks extension over HTTP (built CLI)', () => {
       return String(working.statusMessage ?? '').includes('started-marker');
     }, 'the output tail in the status message');
     expect(working).toMatchObject({ taskId, status: 'working', resultType: 'complete' });
+    // The tail is redacted like terminal_read: a secret the command prints does not reach the client in clear.
+    expect(working.statusMessage).toContain('password=[REDACTED]');
+    expect(working.statusMessage).not.toContain('hunter2-canary');
     expect(working).not.toHaveProperty('result');
 
     const [pid] = livePidsRunning(marker);
