@@ -37,10 +37,24 @@ SCENARIOS=(
   http-header-validation:2026-07-28
   server-sse-multiple-streams:2026-07-28
   input-required-result-unsupported-methods:2026-07-28
+  # The tasks extension (io.modelcontextprotocol/tasks): extension scenarios are on no spec timeline, so they run
+  # without --spec-version (the suite speaks its newest revision, 2026-07-28), against the tasks fixture server
+  # (below), and their results go under "extension".
+  tasks-capability-negotiation:extension
+  tasks-dispatch-and-envelope:extension
+  tasks-lifecycle:extension
+  tasks-wire-fields:extension
+  tasks-request-headers:extension
+  tasks-request-state-removal:extension
+  tasks-required-task-error:extension
+  tasks-mrtr-input:extension
+  tasks-mrtr-composition:extension
+  tasks-status-notifications:extension
 )
 
 # Checks inside applicable scenarios that need fixture tools term-mcp does not have (scenario/check-id). Such a check
-# is counted as not applicable only when the suite itself reports it "Not testable"; any other failure fails the run.
+# is counted as not applicable only when the suite itself reports it "Not testable" or names the missing fixture
+# (FIXTURE_MISSING in the verdict below); any other failure fails the run.
 NOT_APPLICABLE_CHECKS=(
   # `test_missing_capability`: a tool that requires the client's sampling capability.
   server-stateless/sep-2575-server-rejects-undeclared-capability
@@ -49,6 +63,14 @@ NOT_APPLICABLE_CHECKS=(
   server-stateless/sep-2575-http-server-no-independent-requests-on-stream
   # `test_logging_tool`: a tool that logs.
   server-stateless/sep-2575-server-no-log-without-loglevel
+  # The tasks scenarios run against the tasks fixture server (below), which has the runner's fixtures greet,
+  # slow_compute, failing_job and protocol_error_job. These checks need fixtures that park a task in `input_required`
+  # (confirm_delete, multi_input, test_tool_with_task): no term-mcp task ever waits for input (docs/conformance.md).
+  tasks-dispatch-and-envelope/tasks-result-type-complete-on-non-task-responses
+  tasks-mrtr-composition/sep-2663-mrtr-synchronous-before-task-creation
+  tasks-mrtr-input/sep-2663-tasks-get-status-input-required
+  tasks-mrtr-input/tasks-mrtr-tasks-update-resumes
+  tasks-mrtr-input/tasks-mrtr-partial-fulfillment
 )
 
 [[ -f dist/main/cli.js ]] || { echo "conformance: dist/main/cli.js is missing; run npm run build first" >&2; exit 2; }
@@ -58,6 +80,8 @@ RESULTS_DIR="${CONFORMANCE_RESULTS_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/term-mcp-co
 CACHE_DIR="${CONFORMANCE_CACHE_DIR:-${TMPDIR:-/tmp}/term-mcp-node22}"
 SERVER_PID=""
 PROXY_PID=""
+FIXTURE_PID=""
+FIXTURE_PROXY_PID=""
 
 stop() {
   local pid="$1"
@@ -67,6 +91,8 @@ stop() {
   kill -9 "$pid" 2>/dev/null || true
 }
 cleanup() {
+  stop "$FIXTURE_PROXY_PID"
+  stop "$FIXTURE_PID"
   stop "$PROXY_PID"
   stop "$SERVER_PID"
   rm -rf "$WORK"
@@ -125,14 +151,37 @@ PROXY_PID=$!
 
 # Through the proxy: both are up when this answers.
 healthy() {
-  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "http://127.0.0.1:$PROXY_PORT/health"
+  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "http://127.0.0.1:$1/health"
 }
-for _ in $(seq 1 100); do
-  healthy && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { echo "conformance: term-mcp http exited" >&2; cat "$WORK/server.log" >&2; exit 2; }
-  sleep 0.1
-done
-healthy || { echo "conformance: term-mcp http did not start" >&2; cat "$WORK/server.log" >&2; exit 2; }
+# wait_healthy <proxy port> <server pid> <server log> <name>
+wait_healthy() {
+  for _ in $(seq 1 300); do
+    healthy "$1" && return 0
+    kill -0 "$2" 2>/dev/null || { echo "conformance: $4 exited" >&2; cat "$3" >&2; exit 2; }
+    sleep 0.1
+  done
+  echo "conformance: $4 did not start" >&2; cat "$3" >&2; exit 2
+}
+wait_healthy "$PROXY_PORT" "$SERVER_PID" "$WORK/server.log" "term-mcp http"
+
+# --- the tasks fixture server ---------------------------------------------------------------------------------------
+# The tasks-* scenarios call the runner's fixture tools (greet, slow_compute, failing_job, protocol_error_job). They
+# run against term-mcp http composed the same way with those fixtures added to its catalog
+# (tests/conformance/tasks-fixture-server.ts, bundled here with the project's esbuild), behind a proxy of its own.
+FIXTURE_BUNDLE_DIR="node_modules/.cache/term-mcp-conformance"
+mkdir -p "$FIXTURE_BUNDLE_DIR"
+node_modules/.bin/esbuild tests/conformance/tasks-fixture-server.ts --bundle --platform=node --format=esm --packages=external \
+  --log-level=warning --outfile="$FIXTURE_BUNDLE_DIR/tasks-fixture-server.mjs"
+FIXTURE_PORT="$(free_port)"
+FIXTURE_PROXY_PORT="$(free_port)"
+mkdir -p "$WORK/fixture-workspace"
+TERM_MCP_TOKEN="$TOKEN" WORKSPACE_ROOT="$WORK/fixture-workspace" RATE_LIMIT_PER_MINUTE=100000 LOG_LEVEL=warn HOST=127.0.0.1 PORT="$FIXTURE_PORT" \
+  ALLOWED_ORIGINS="http://127.0.0.1:$FIXTURE_PROXY_PORT,http://localhost:$FIXTURE_PROXY_PORT,http://[::1]:$FIXTURE_PROXY_PORT" \
+  node "$FIXTURE_BUNDLE_DIR/tasks-fixture-server.mjs" 2>"$WORK/fixture-server.log" &
+FIXTURE_PID=$!
+node "$WORK/auth-proxy.mjs" "$FIXTURE_PROXY_PORT" "$FIXTURE_PORT" "$TOKEN" &
+FIXTURE_PROXY_PID=$!
+wait_healthy "$FIXTURE_PROXY_PORT" "$FIXTURE_PID" "$WORK/fixture-server.log" "the tasks fixture server"
 
 # --- the suite ----------------------------------------------------------------------------------------------------
 echo "conformance: $CONFORMANCE_PACKAGE against term-mcp http (via the token proxy on port $PROXY_PORT); results in $RESULTS_DIR"
@@ -144,8 +193,14 @@ for entry in "${SCENARIOS[@]}"; do
   rm -rf "$out"
   mkdir -p "$out"
   # The suite exits 1 on any failed check; the verdict below reads checks.json instead, so ignore its status here.
-  npx -y "$CONFORMANCE_PACKAGE" server --url "http://127.0.0.1:$PROXY_PORT/mcp" --scenario "$scenario" \
-    --spec-version "$version" -o "$out" >"$out/output.txt" 2>&1 || true
+  version_args=(--spec-version "$version")
+  port="$PROXY_PORT"
+  if [[ "$version" == extension ]]; then
+    version_args=()
+    port="$FIXTURE_PROXY_PORT"
+  fi
+  npx -y "$CONFORMANCE_PACKAGE" server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" \
+    "${version_args[@]}" -o "$out" >"$out/output.txt" 2>&1 || true
 done
 
 # --- verdict ------------------------------------------------------------------------------------------------------
@@ -154,6 +209,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const [resultsDir, ...notApplicable] = process.argv.slice(2);
 const expected = new Set(notApplicable);
+// How the suite reports a check it could not drive for want of a fixture tool: "Not testable", or the unknown
+// fixture tool named (term-mcp's -32602).
+const FIXTURE_MISSING = /^(Not testable|Unknown tool: (confirm_delete|multi_input|test_tool_with_task)$)/;
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -171,7 +229,7 @@ for (const version of fs.readdirSync(resultsDir).sort()) {
     const counts = { SUCCESS: 0, FAILURE: 0, NA: 0, OTHER: 0 };
     for (const check of checks) {
       if (check.status === 'SUCCESS') counts.SUCCESS += 1;
-      else if (check.status === 'FAILURE' && expected.has(`${scenario}/${check.id}`) && /^Not testable/.test(check.errorMessage ?? '')) counts.NA += 1;
+      else if (check.status === 'FAILURE' && expected.has(`${scenario}/${check.id}`) && FIXTURE_MISSING.test(check.errorMessage ?? '')) counts.NA += 1;
       else if (check.status === 'FAILURE') {
         counts.FAILURE += 1;
         problems.push(`${version} ${scenario} ${check.id}: ${check.errorMessage ?? check.description}`);

@@ -52,6 +52,7 @@ describe('term-mcp stdio: protocol core, stateless requests on one shared server
         tools: { listChanged: false },
         resources: { subscribe: false, listChanged: false },
         prompts: { listChanged: false },
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
       },
       instructions: expect.stringContaining('terminal_plan'),
       resultType: 'complete',

@@ -15,7 +15,8 @@ const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
  *   count (the any-type range, `application/*`, `text/*`: RFC 9110 §12.5.1); a range with `q=0` does not.
  * - Modern requests (body has `_meta["io.modelcontextprotocol/protocolVersion"]`, 2026-07-28 streamable-http):
  *   `MCP-Protocol-Version` must equal the `_meta` version, `Mcp-Method` the body `method`, and `Mcp-Name` the body
- *   `params.name`/`params.uri` for tools/call, prompts/get, resources/read. Missing or different: 400 + -32020.
+ *   `params.name`/`params.uri` for tools/call, prompts/get, resources/read (`params.taskId` for tasks/get, update,
+ *   cancel). Missing or different: 400 + -32020.
  *   For notifications the revision defines no header rules, so headers are only checked when present.
  * What differs by era (the Accept refusal's code, whether standard headers mirror the body) is read from the era
  * codec's transport rules (era-transport-rules.ts). Bodies that name no method pass through: the route rejects them. The guard reads what `classifyMcpBody` (which

@@ -9,6 +9,7 @@ import {
   parseParams,
   ReadResourceParamsSchema,
 } from './method-params.js';
+import type { TaskOffers } from '../tasks/task-offers.js';
 import { serializedOnce } from './serialized-once.js';
 import type { CachePolicy } from './server-identity.js';
 
@@ -16,6 +17,8 @@ import type { CachePolicy } from './server-identity.js';
 export interface HandlerResult {
   body: Record<string, unknown>;
   ttlMs?: number;
+  /** `task`: the body is a `CreateTaskResult` (tasks extension); otherwise the result is complete. */
+  resultType?: 'task';
 }
 
 export interface FeatureCall {
@@ -33,11 +36,13 @@ export interface FeatureDependencies {
   prompts: PromptProvider;
   pageSize: number;
   cache: CachePolicy;
+  /** The tasks extension: absent, no call ever becomes a task. */
+  tasks?: TaskOffers;
 }
 
 /** Handlers for the methods both eras share: tools, resources, prompts. */
 export function featureHandlers(deps: FeatureDependencies): ReadonlyMap<string, FeatureHandler> {
-  const { tools, resources, prompts, pageSize, cache } = deps;
+  const { tools, resources, prompts, pageSize, cache, tasks } = deps;
   // The catalog is static, so each page of it is serialized once (keyed by its first tool: bounded by the catalog).
   const toolPages = new Map<string, readonly ToolDescriptor[]>();
   const toolPage = (items: readonly ToolDescriptor[]): readonly ToolDescriptor[] => {
@@ -57,8 +62,10 @@ export function featureHandlers(deps: FeatureDependencies): ReadonlyMap<string, 
     }],
     ['tools/call', async ({ params, era, signal, principal }) => {
       const { name, arguments: args } = parseParams(CallToolParamsSchema, params, 'tools/call');
-      const result = await tools.call(name, args, { signal, era, principal });
-      return { body: { ...result } };
+      const offer = tasks?.offer(params, era, principal);
+      const result = await tools.call(name, args, { signal, era, principal, tasks: offer });
+      const task = offer?.created();
+      return task === undefined ? { body: { ...result } } : { body: { ...task }, resultType: 'task' };
     }],
     ['resources/list', async ({ params }) => {
       const { cursor } = parseParams(ListParamsSchema, params, 'resources/list');

@@ -18,7 +18,7 @@ export interface MessageFacts {
   /** 2026-07-28 basic/versioning: modern `_meta` alone selects the modern era; everything else is legacy. */
   readonly era: ProtocolEra;
   readonly method: string;
-  /** `params.name` (tools/call, prompts/get) or `params.uri` (resources/read) when it is a string: what `Mcp-Name` mirrors. */
+  /** `params.name` (tools/call, prompts/get), `params.uri` (resources/read) or `params.taskId` (tasks/*) when it is a string: what `Mcp-Name` mirrors. */
   readonly name: string | undefined;
   /** The request id; null for a notification (or an id that is neither a string nor a number). */
   readonly id: RequestId | null;
@@ -40,11 +40,17 @@ export type ClassifiedMessage =
    */
   | { readonly kind: 'invalid'; readonly id: RequestId | null; readonly reason: string; readonly facts: MessageFacts | undefined };
 
-/** The body field each name-carrying method mirrors into `Mcp-Name` (2026-07-28 streamable-http, "Standard headers"). */
-const NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = Object.freeze({
+/**
+ * The body field each name-carrying method mirrors into `Mcp-Name` (2026-07-28 streamable-http, "Standard headers";
+ * the tasks extension adds its methods' `taskId`, ext-tasks "Streamable HTTP: routing headers").
+ */
+const NAME_SOURCES: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = Object.freeze({
   'tools/call': 'name',
   'resources/read': 'uri',
   'prompts/get': 'name',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 });
 
 /** True when the method carries a name the transport mirrors into a header (`Mcp-Name`). */

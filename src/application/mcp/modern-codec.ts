@@ -6,7 +6,7 @@ import { methodNotFound, toMcpError, type EraErrorCodes } from './json-rpc-error
 import type { JsonRpcRequest } from './jsonrpc.js';
 import { McpError } from './mcp-error.js';
 import { readProtocolVersion, RequestMetaSchema } from './request-meta.js';
-import { SERVER_CAPABILITIES, type CachePolicy, type ServerInfo } from './server-identity.js';
+import { MODERN_SERVER_CAPABILITIES, type CachePolicy, type ServerInfo } from './server-identity.js';
 
 /** 2026-07-28: `Accept` refusals are -32020, the standard headers mirror the body, and requests are stateless. */
 export const MODERN_TRANSPORT_RULES: EraTransportRules = Object.freeze({
@@ -52,7 +52,7 @@ export class ModernCodec implements EraCodec {
     const cacheHints = result.ttlMs === undefined ? {} : { ttlMs: result.ttlMs, cacheScope: 'private' };
     return {
       ...result.body,
-      resultType: 'complete',
+      resultType: result.resultType ?? 'complete',
       ...cacheHints,
       _meta: { [META.serverInfo]: this.options.serverInfo },
     };
@@ -85,7 +85,7 @@ export class ModernCodec implements EraCodec {
   private readonly discover: FeatureHandler = async () => ({
     body: {
       supportedVersions: [...this.options.negotiator.supportedVersions],
-      capabilities: SERVER_CAPABILITIES,
+      capabilities: MODERN_SERVER_CAPABILITIES,
       instructions: this.options.instructions,
     },
     ttlMs: this.options.cache.discoverTtlMs,

@@ -1,3 +1,5 @@
+import { TASKS_EXTENSION } from '../tasks/task-extension.js';
+
 /** Who this server is and what it offers: the same answer in `server/discover` and `initialize`. */
 export interface ServerInfo {
   name: string;
@@ -13,6 +15,15 @@ export const SERVER_CAPABILITIES = Object.freeze({
   tools: Object.freeze({ listChanged: false }),
   resources: Object.freeze({ subscribe: false, listChanged: false }),
   prompts: Object.freeze({ listChanged: false }),
+});
+
+/**
+ * What `server/discover` advertises to modern clients: the same, plus the tasks extension (2026-07-28 versioning,
+ * "Extensions"; ext-tasks). Legacy `initialize` does not offer it: the 2025-11-25 task shape is not implemented.
+ */
+export const MODERN_SERVER_CAPABILITIES = Object.freeze({
+  ...SERVER_CAPABILITIES,
+  extensions: Object.freeze({ [TASKS_EXTENSION]: Object.freeze({}) }),
 });
 
 export const SERVER_INSTRUCTIONS =

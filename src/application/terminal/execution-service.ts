@@ -36,7 +36,13 @@ export interface ExecuteOptions {
 /** The command finished (its signed receipt), or still runs when the wait ended. */
 export type ExecutionResult =
   | { readonly kind: 'finished'; readonly receipt: ExecutionReceipt }
-  | { readonly kind: 'running'; readonly plan: TerminalPlan; readonly command: RunningCommand };
+  | {
+      readonly kind: 'running';
+      readonly plan: TerminalPlan;
+      readonly command: RunningCommand;
+      /** Resolves once the command has ended and its receipt is recorded (a task's result: application/tasks). */
+      readonly receipt: Promise<ExecutionReceipt>;
+    };
 
 export interface ExecutionServiceOptions {
   readonly sessions: TerminalSessionStore;
@@ -178,7 +184,7 @@ export class ExecutionService {
     options: ExecuteOptions,
   ): Promise<ExecutionResult> {
     const { waitSeconds, signal } = options;
-    if (waitSeconds === 0) return { kind: 'running', plan, command };
+    if (waitSeconds === 0) return { kind: 'running', plan, command, receipt };
     const cancel = (): void => void command.cancel();
     if (signal?.aborted) cancel();
     signal?.addEventListener('abort', cancel, { once: true });
@@ -188,7 +194,7 @@ export class ExecutionService {
       // of its own, with the launcher's message, so the model does not read it as the command's own failure.
       const setupFailure = finished ? command.setupFailure() : undefined;
       if (setupFailure !== undefined) throw new SandboxSetupFailed(command.id, setupFailure);
-      return finished ? { kind: 'finished', receipt: finished } : { kind: 'running', plan, command };
+      return finished ? { kind: 'finished', receipt: finished } : { kind: 'running', plan, command, receipt };
     } finally {
       signal?.removeEventListener('abort', cancel);
     }

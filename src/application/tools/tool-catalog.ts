@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import type { ToolCallObserver } from './tool-call-log.js';
-import type { ToolCallContext, ToolDefinition } from './tool-definition.js';
+import type { ToolCallContext, ToolDefinition, ToolOutcome } from './tool-definition.js';
 import { UnknownTool } from './tool-errors.js';
 import { declaredOutputSchema, invalidArgumentsRefusal, refusalOf, refusalText, type ToolRefusal } from './tool-refusal.js';
 
@@ -85,14 +85,9 @@ export class ToolCatalog {
     const parsed = tool.input.safeParse(rawArguments ?? {});
     if (!parsed.success) return refusalResult(invalidArgumentsRefusal(parsed.error));
     try {
-      const outcome = await tool.call(parsed.data, context);
-      return {
-        content: [{ type: 'text', text: outcome.text ?? JSON.stringify(outcome.structured, null, 2) }],
-        structuredContent: outcome.structured,
-        isError: outcome.isError ?? false,
-      };
+      return toolResultOf(await tool.call(parsed.data, context));
     } catch (error) {
-      if (error instanceof DomainError) return refusalResult(refusalOf(error));
+      if (error instanceof DomainError) return refusalResultOf(error);
       throw error;
     }
   }
@@ -159,6 +154,20 @@ function outputJsonSchema(output: z.ZodType): Record<string, unknown> {
  */
 export function toolErrorResult(code: string, message: string, nextStep: string | undefined, details: Record<string, unknown>): CallToolResult {
   return refusalResult({ code, message, next_step: nextStep ?? null, details });
+}
+
+/** A tool's outcome as a `CallToolResult`: its structured content, and the same as JSON text. */
+export function toolResultOf(outcome: ToolOutcome): CallToolResult {
+  return {
+    content: [{ type: 'text', text: outcome.text ?? JSON.stringify(outcome.structured, null, 2) }],
+    structuredContent: outcome.structured,
+    isError: outcome.isError ?? false,
+  };
+}
+
+/** A typed refusal as the `isError: true` result every tool gives for it (also a task's result: tasks/get). */
+export function refusalResultOf(error: DomainError): CallToolResult {
+  return refusalResult(refusalOf(error));
 }
 
 function refusalResult(refusal: ToolRefusal): CallToolResult {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ProtocolEra } from '../../domain/protocol/versions.js';
+import type { TaskOffer } from '../tasks/task-work.js';
 
 /** 2026-07-28 server/tools `ToolAnnotations`: hints only, set honestly per tool. */
 export interface ToolAnnotations {
@@ -17,6 +18,8 @@ export interface ToolCallContext {
   readonly era: ProtocolEra;
   /** Who is calling (HTTP auth subject); `undefined` on stdio, where the parent process is trusted. */
   readonly principal: string | undefined;
+  /** Present when the caller declared the tasks extension: long work may become a task instead of a result. */
+  readonly tasks?: TaskOffer;
 }
 
 /**

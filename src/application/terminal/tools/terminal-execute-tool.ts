@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineTool, type ToolDefinition, type ToolOutcome } from '../../tools/tool-definition.js';
+import { commandTask } from '../command-task.js';
 import type { ExecutionResult } from '../execution-service.js';
 import { nonEmptyString, waitSecondsField } from '../terminal-input-fields.js';
 import { objectUnion, receiptSchema, runningExecutionSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolkit, 'execution' | 'settings'>): ToolDefinition {
+export function terminalExecuteTool({ execution, settings, reader, signals }: Pick<TerminalToolkit, 'execution' | 'settings' | 'reader' | 'signals'>): ToolDefinition {
   const input = z
     .object({
       session_id: nonEmptyString('Execution session of the plan. Optional with command: a one-shot session is created, which ends when the command finishes (its receipt stays readable with terminal_receipt).').optional(),
@@ -40,7 +41,9 @@ export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolki
     output: objectUnion([receiptSchema, runningExecutionSchema]),
     annotations: { readOnlyHint: false, destructiveHint: true },
     async call(args, context) {
-      const options = { waitSeconds: args.wait_seconds, openStdin: args.open_stdin, signal: context.signal };
+      // A client that takes tasks gets one when the command outlives the wait, which is then short by default.
+      const waitSeconds = args.wait_seconds ?? context.tasks?.waitSeconds;
+      const options = { waitSeconds, openStdin: args.open_stdin, signal: context.signal };
       const result =
         args.plan_id !== undefined && args.session_id !== undefined
           ? await execution.execute(args.session_id, args.plan_id, options)
@@ -48,6 +51,9 @@ export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolki
               { sessionId: args.session_id, command: args.command ?? '', cwd: args.cwd, timeoutSeconds: args.timeout_seconds, owner: context.principal },
               options,
             );
+      if (result.kind === 'running' && context.tasks !== undefined) {
+        context.tasks.create(commandTask(result, { reader, signals, finished: (receipt) => executionOutcome({ kind: 'finished', receipt }, false) }));
+      }
       return executionOutcome(result, Boolean(args.open_stdin));
     },
   });
