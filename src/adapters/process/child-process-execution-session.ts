@@ -2,6 +2,7 @@ import { ProcessLimitReached, SessionNotFound } from '../../domain/execution/exe
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
 import type { CommandLaunch, ExecutionEvent } from '../../domain/execution/execution-types.js';
+import type { NonInteractiveEnvironment } from '../../domain/execution/non-interactive-environment.js';
 import { settledWithin } from '../../application/timing/within.js';
 import { ChildProcessRunningCommand, type CommandEventSink } from './child-process-running-command.js';
 import { scrubEnvironment } from './scrubbed-environment.js';
@@ -17,6 +18,8 @@ export interface ChildProcessSessionOptions {
   readonly outputSettleMs: number;
   /** Only the allowlisted variables of it reach a command (see `scrubEnvironment`). */
   readonly serverEnv: Readonly<Record<string, string | undefined>>;
+  /** Pager, editor and prompt settings so that no command waits for a person (policy file `environment`). */
+  readonly nonInteractive?: NonInteractiveEnvironment;
   /** Every command is launched through it, one confinement (sandbox) per command. */
   readonly confinement: CommandConfinement;
   readonly now: () => number;
@@ -65,7 +68,7 @@ export class ChildProcessExecutionSession implements ExecutionSession {
     const confined = this.options.confinement.confine({
       launch: launch.launch,
       cwd: launch.cwd,
-      environment: scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd),
+      environment: scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd, this.options.nonInteractive),
     });
     this.touch();
     const command = new ChildProcessRunningCommand({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import type { ExecutionSession, ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
+import { NON_INTERACTIVE_ENVIRONMENT, type NonInteractiveEnvironment } from '../../domain/execution/non-interactive-environment.js';
 import { ChildProcessExecutionSession } from './child-process-execution-session.js';
 
 export interface ChildProcessSessionFactoryOptions {
@@ -19,6 +20,8 @@ export interface ChildProcessSessionFactoryOptions {
    * allowlisted variables (locale, TERM, TZ, TMPDIR) reach commands. Default: none inherited.
    */
   readonly serverEnv?: Readonly<Record<string, string | undefined>>;
+  /** PAGER, EDITOR, GIT_TERMINAL_PROMPT... (default `NON_INTERACTIVE_ENVIRONMENT`; the policy file may change them). */
+  readonly nonInteractive?: NonInteractiveEnvironment;
   readonly now?: () => number;
   readonly newCommandId?: () => string;
 }
@@ -35,6 +38,7 @@ export class ChildProcessSessionFactory implements ExecutionSessionFactory {
       killGraceMs: options.killGraceMs ?? 500,
       outputSettleMs: options.outputSettleMs ?? 100,
       serverEnv: { ...options.serverEnv },
+      nonInteractive: options.nonInteractive ?? NON_INTERACTIVE_ENVIRONMENT,
       now: options.now ?? Date.now,
       newCommandId: options.newCommandId ?? randomUUID,
     };

@@ -49,9 +49,9 @@ export const terminalModule = typedModule(({ bind }) => {
     [TYPES.Config, TYPES.PolicySettings, TYPES.CommandConfinement],
   );
   bind<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory).toResolvedValue(
-    (config: Config, confinement: CommandConfinement, serverEnv: ServerEnvironment) =>
-      new ChildProcessSessionFactory({ maxProcessesPerSession: config.maxProcessesPerSession, confinement, serverEnv }),
-    [TYPES.Config, TYPES.CommandConfinement, TYPES.ServerEnvironment],
+    (config: Config, confinement: CommandConfinement, serverEnv: ServerEnvironment, policy: PolicySettings) =>
+      new ChildProcessSessionFactory({ maxProcessesPerSession: config.maxProcessesPerSession, confinement, serverEnv, nonInteractive: policy.nonInteractive }),
+    [TYPES.Config, TYPES.CommandConfinement, TYPES.ServerEnvironment, TYPES.PolicySettings],
   );
   bind<SessionRegistry>(TYPES.SessionRegistry).toResolvedValue(
     (config: Config, factory: ExecutionSessionFactory, newId: IdGenerator) => {
