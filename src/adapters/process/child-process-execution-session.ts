@@ -6,6 +6,7 @@ import type { NonInteractiveEnvironment } from '../../domain/execution/non-inter
 import { settledWithin } from '../../application/timing/within.js';
 import { ChildProcessRunningCommand, type CommandEventSink } from './child-process-running-command.js';
 import { scrubEnvironment } from './scrubbed-environment.js';
+import type { SpoolSettings } from './stream-spool.js';
 
 export interface ChildProcessSessionOptions {
   readonly id: string;
@@ -24,6 +25,8 @@ export interface ChildProcessSessionOptions {
   readonly confinement: CommandConfinement;
   readonly now: () => number;
   readonly newCommandId: () => string;
+  /** Where commands keep their whole output (see `StreamSpool`); without it, only the capped capture is kept. */
+  readonly spool?: SpoolSettings;
 }
 
 /** Upper bound on how long `close` waits for outcomes once the groups are dead (pipes closing, exit events). */
@@ -81,6 +84,7 @@ export class ChildProcessExecutionSession implements ExecutionSession {
       outputSettleMs: this.options.outputSettleMs,
       now: this.options.now,
       events: this.eventSink(),
+      ...(this.options.spool === undefined ? {} : { spool: this.options.spool }),
     });
     this.history.push(command);
     this.forgetOldCommands();

@@ -3,6 +3,7 @@ import type { CommandConfinement } from '../../domain/execution/command-confinem
 import type { ExecutionSession, ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
 import { NON_INTERACTIVE_ENVIRONMENT, type NonInteractiveEnvironment } from '../../domain/execution/non-interactive-environment.js';
 import { ChildProcessExecutionSession } from './child-process-execution-session.js';
+import type { SpoolSettings } from './stream-spool.js';
 
 export interface ChildProcessSessionFactoryOptions {
   /** Required: every command is launched through it (the composition root supplies the sandbox, or none if off). */
@@ -24,11 +25,16 @@ export interface ChildProcessSessionFactoryOptions {
   readonly nonInteractive?: NonInteractiveEnvironment;
   readonly now?: () => number;
   readonly newCommandId?: () => string;
+  /**
+   * Where each command's whole output is kept, so it can be read back by byte range after the result gave only its
+   * head and tail (a directory of the server, outside the workspace). Without it only the capped capture is kept.
+   */
+  readonly spool?: SpoolSettings;
 }
 
 /** Creates execution sessions that run commands as child processes in their own process groups. */
 export class ChildProcessSessionFactory implements ExecutionSessionFactory {
-  private readonly settings: Required<ChildProcessSessionFactoryOptions>;
+  private readonly settings: Required<Omit<ChildProcessSessionFactoryOptions, 'spool'>> & Pick<ChildProcessSessionFactoryOptions, 'spool'>;
 
   constructor(options: ChildProcessSessionFactoryOptions) {
     this.settings = {
@@ -41,6 +47,7 @@ export class ChildProcessSessionFactory implements ExecutionSessionFactory {
       nonInteractive: options.nonInteractive ?? NON_INTERACTIVE_ENVIRONMENT,
       now: options.now ?? Date.now,
       newCommandId: options.newCommandId ?? randomUUID,
+      ...(options.spool === undefined ? {} : { spool: options.spool }),
     };
   }
 

@@ -3,9 +3,11 @@ import { ERROR_CODES, META, MODERN_PROTOCOL_VERSION, type ProtocolEra } from '..
 import type { Logger } from '../logging/logger.js';
 import type { InFlightRequests, LegacyHandshake } from './connection-state.js';
 import { internalError, toMcpError } from './error-translator.js';
+import type { ProgressReporter } from '../tools/tool-definition.js';
 import type { FeatureHandler, HandlerResult } from './feature-handlers.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.js';
 import { McpError } from './mcp-error.js';
+import { progressChannelFor } from './progress-reporter.js';
 import { classifyMessage, type ClassifiedMessage } from './message-classification.js';
 import { CancelledParamsSchema, InitializeParamsSchema, parseParams } from './method-params.js';
 import { readProtocolVersion, RequestMetaSchema } from './request-meta.js';
@@ -21,6 +23,11 @@ export interface DispatchContext {
   /** HTTP: aborted when the client goes away (2026-07-28 streamable-http: closing the stream is cancellation). */
   readonly signal?: AbortSignal;
   readonly principal?: string;
+  /**
+   * Sends a notification on the stream of the request being served (STDIO: stdout; HTTP: that POST's response,
+   * which becomes an SSE stream). Absent where there is none (a batch, a client that does not accept SSE).
+   */
+  readonly notify?: (notification: JsonRpcNotification) => void;
 }
 
 export interface DispatcherOptions {
@@ -33,6 +40,12 @@ export interface DispatcherOptions {
 }
 
 type ClassifiedRequest = Extract<ClassifiedMessage, { kind: 'request' }>;
+
+/** What serving one request carries besides its message: its cancellation, and its progress channel if it asked. */
+interface RequestScope {
+  readonly signal: AbortSignal;
+  readonly progress: ProgressReporter | undefined;
+}
 
 /** Methods that exist only in the modern era (2026-07-28 `ClientRequest`). */
 const MODERN_ONLY_METHODS = new Set(['server/discover']);
@@ -79,18 +92,21 @@ export class McpDispatcher {
     const request = incoming.message;
     const controller = context.inFlight?.begin(request.id);
     const signal = combineSignals(controller?.signal, context.signal);
+    const progress = progressChannelFor(request.params, context.notify);
     let response: JsonRpcResponse | undefined;
     try {
-      response = await this.answer(request, incoming.era, signal, context);
+      response = await this.answer(request, incoming.era, { signal, progress: progress?.report }, context);
     } finally {
+      // No progress after the response (2025-11-25 utilities/progress).
+      progress?.close();
       if (context.inFlight?.end(request.id) === true) response = undefined;
     }
     return response;
   }
 
-  private async answer(request: JsonRpcRequest, era: ProtocolEra, signal: AbortSignal, context: DispatchContext): Promise<JsonRpcResponse> {
+  private async answer(request: JsonRpcRequest, era: ProtocolEra, call: RequestScope, context: DispatchContext): Promise<JsonRpcResponse> {
     try {
-      const result = era === 'modern' ? await this.serveModern(request, signal, context) : await this.serveLegacy(request, signal, context);
+      const result = era === 'modern' ? await this.serveModern(request, call, context) : await this.serveLegacy(request, call, context);
       return { jsonrpc: '2.0', id: request.id, result };
     } catch (error) {
       const mcpError = toMcpError(error, era);
@@ -104,15 +120,16 @@ export class McpDispatcher {
     }
   }
 
-  private async serveModern(request: JsonRpcRequest, signal: AbortSignal, context: DispatchContext): Promise<Record<string, unknown>> {
+  private async serveModern(request: JsonRpcRequest, { signal, progress }: RequestScope, context: DispatchContext): Promise<Record<string, unknown>> {
     this.validateModernMeta(request.params);
     const handler = request.method === 'server/discover' ? this.discover : this.options.features.get(request.method);
     if (!handler || LEGACY_ONLY_METHODS.has(request.method)) throw methodNotFound(request.method);
-    const result = await handler({ params: request.params, era: 'modern', signal, principal: context.principal });
+    const protocolVersion = String(readProtocolVersion(request.params));
+    const result = await handler({ params: request.params, era: 'modern', signal, principal: context.principal, protocolVersion, progress });
     return this.stampModern(result);
   }
 
-  private async serveLegacy(request: JsonRpcRequest, signal: AbortSignal, context: DispatchContext): Promise<Record<string, unknown>> {
+  private async serveLegacy(request: JsonRpcRequest, { signal, progress }: RequestScope, context: DispatchContext): Promise<Record<string, unknown>> {
     const { handshake } = context;
     if (request.method === 'initialize') return this.initialize(request, handshake);
     if (request.method === 'ping') return {};
@@ -122,7 +139,7 @@ export class McpDispatcher {
     }
     const handler = this.options.features.get(request.method);
     if (!handler || MODERN_ONLY_METHODS.has(request.method)) throw methodNotFound(request.method);
-    const result = await handler({ params: request.params, era: 'legacy', signal, principal: context.principal });
+    const result = await handler({ params: request.params, era: 'legacy', signal, principal: context.principal, protocolVersion: handshake.protocolVersion, progress });
     return result.body;
   }
 

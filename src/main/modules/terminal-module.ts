@@ -25,7 +25,7 @@ import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../../application/terminal/clock.js';
 import { signalNumber } from '../signal-number.js';
-import { TYPES, type IdGenerator, type ServerEnvironment } from '../types.js';
+import { TYPES, type IdGenerator, type OutputSpool, type ServerEnvironment } from '../types.js';
 
 /**
  * The terminal: execution sessions (child processes, through the confinement), the session registry and ledgers,
@@ -41,6 +41,7 @@ export const terminalModule = typedModule(({ bind }) => {
         defaultTimeoutSeconds: config.commandTimeoutSeconds,
         maxTimeoutSeconds: config.maxCommandTimeoutSeconds,
         maxOutputBytes: config.maxOutputBytes,
+        outputBudget: Object.freeze({ maxBytes: config.resultMaxBytes, maxLines: config.resultMaxLines, stripAnsi: false }),
         maxProcessesPerSession: config.maxProcessesPerSession,
         approvalTtlSeconds: config.approvalTtlSeconds,
         // Reported in plans and receipts: whatever confinement is bound, a rebound one included, speaks for itself.
@@ -49,9 +50,15 @@ export const terminalModule = typedModule(({ bind }) => {
     [TYPES.Config, TYPES.PolicySettings, TYPES.CommandConfinement],
   );
   bind<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory).toResolvedValue(
-    (config: Config, confinement: CommandConfinement, serverEnv: ServerEnvironment, policy: PolicySettings) =>
-      new ChildProcessSessionFactory({ maxProcessesPerSession: config.maxProcessesPerSession, confinement, serverEnv, nonInteractive: policy.nonInteractive }),
-    [TYPES.Config, TYPES.CommandConfinement, TYPES.ServerEnvironment, TYPES.PolicySettings],
+    (config: Config, confinement: CommandConfinement, serverEnv: ServerEnvironment, policy: PolicySettings, spool: OutputSpool) =>
+      new ChildProcessSessionFactory({
+        maxProcessesPerSession: config.maxProcessesPerSession,
+        confinement,
+        serverEnv,
+        nonInteractive: policy.nonInteractive,
+        ...(spool.settings === undefined ? {} : { spool: spool.settings }),
+      }),
+    [TYPES.Config, TYPES.CommandConfinement, TYPES.ServerEnvironment, TYPES.PolicySettings, TYPES.OutputSpool],
   );
   bind<SessionRegistry>(TYPES.SessionRegistry).toResolvedValue(
     (config: Config, factory: ExecutionSessionFactory, newId: IdGenerator) => {

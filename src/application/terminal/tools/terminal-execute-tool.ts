@@ -4,8 +4,11 @@ import type { ExecutionResult } from '../execution-service.js';
 import { nonEmptyString, waitSecondsField } from '../terminal-input-fields.js';
 import { objectUnion, receiptSchema, runningExecutionSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
+import { outputLinks } from '../output-links.js';
+import { DEFAULT_OUTPUT_BUDGET } from '../output-view.js';
 
 export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolkit, 'execution' | 'settings'>): ToolDefinition {
+  const outputBudget = settings.outputBudget ?? DEFAULT_OUTPUT_BUDGET;
   const input = z
     .object({
       session_id: nonEmptyString('Execution session of the plan. Optional with command: a one-shot session is created, which ends when the command finishes (its receipt stays readable with terminal_receipt).').optional(),
@@ -18,6 +21,15 @@ export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolki
         'How long to wait for the command before answering. Omitted: until it finishes. 0: answer at once with status "running" and poll terminal_read.',
       ),
       open_stdin: z.boolean().optional().describe('Keep stdin open for terminal_input (default: closed, like /dev/null).'),
+      result_max_bytes: z
+        .number()
+        .int()
+        .min(2048)
+        .max(outputBudget.maxBytes * 64)
+        .optional()
+        .describe(`Most bytes the receipt takes as JSON, its output included (default ${outputBudget.maxBytes}); longer output is shown as its head and tail, and the whole stays readable through the result's resource links.`),
+      result_max_lines: z.number().int().min(2).max(100_000).optional().describe(`Most lines of output the receipt shows (default ${outputBudget.maxLines}).`),
+      strip_ansi: z.boolean().optional().describe('Remove terminal escape sequences (colours, cursor moves) from the output the receipt shows.'),
     })
     .strict()
     .refine((args) => (args.plan_id === undefined) !== (args.command === undefined), {
@@ -40,7 +52,14 @@ export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolki
     output: objectUnion([receiptSchema, runningExecutionSchema]),
     annotations: { readOnlyHint: false, destructiveHint: true },
     async call(args, context) {
-      const options = { waitSeconds: args.wait_seconds, openStdin: args.open_stdin, signal: context.signal };
+      const budget = { maxBytes: args.result_max_bytes, maxLines: args.result_max_lines, stripAnsi: args.strip_ansi };
+      const options = {
+        waitSeconds: args.wait_seconds,
+        openStdin: args.open_stdin,
+        signal: context.signal,
+        recording: { budget, owner: context.principal },
+        progress: context.progress,
+      };
       const result =
         args.plan_id !== undefined && args.session_id !== undefined
           ? await execution.execute(args.session_id, args.plan_id, options)
@@ -55,7 +74,9 @@ export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolki
 
 /** Seed: the receipt is returned in full, with `isError: true` unless the command succeeded. */
 function executionOutcome(result: ExecutionResult, stdinOpen: boolean): ToolOutcome {
-  if (result.kind === 'finished') return { structured: { ...result.receipt }, isError: result.receipt.status !== 'succeeded' };
+  if (result.kind === 'finished') {
+    return { structured: { ...result.receipt }, isError: result.receipt.status !== 'succeeded', links: outputLinks(result.receipt) };
+  }
   const { plan, command } = result;
   const outcome = command.outcome();
   return {
