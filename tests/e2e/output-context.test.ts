@@ -52,7 +52,8 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
 
   beforeAll(async () => {
     state = makeTempWorkspace('term-mcp-state-');
-    connection = await connectV1Client('stdio', { APPROVAL_MODE: 'sandboxed', TERM_MCP_STATE_DIR: state.root });
+    // The byte cap binds first here; the line cap has its own server below.
+    connection = await connectV1Client('stdio', { APPROVAL_MODE: 'sandboxed', TERM_MCP_STATE_DIR: state.root, TERM_MCP_RESULT_MAX_LINES: '100000' });
   });
 
   afterAll(async () => {
@@ -79,7 +80,7 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
 
   test('a 50 MB command: a result within the cap plus 2 KiB, a valid receipt, first and last lines, the whole output as a resource', async () => {
     const expected = execFileSync('seq', ['1', String(LAST)], { maxBuffer: 64 * MIB });
-    const { receipt, text, links } = await execute({ command: `seq 1 ${LAST}`, result_max_lines: 100_000 });
+    const { receipt, text, links } = await execute({ command: `seq 1 ${LAST}` });
 
     expect(receipt.status).toBe('succeeded');
     expect(validateReceipt(receipt)).toEqual({ valid: true, errors: [] });
@@ -117,18 +118,13 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
     expect((await readRange(uri, expected.length - 8, 100)).equals(expected.subarray(expected.length - 8))).toBe(true);
   });
 
-  test('the line cap keeps the first and the last lines when the bytes would fit', async () => {
-    const { receipt } = await execute({ command: 'seq 1 1000', result_max_lines: 10 });
-    expect(receipt.stdout).toBe(`1\n2\n3\n4\n5\n[... ${receipt.output.stdout.omitted_bytes} bytes omitted ...]\n996\n997\n998\n999\n1000\n`);
-    expect(receipt.output_truncated).toBe(true);
-  });
-
   test('a cut never falls inside a UTF-8 sequence, and a slice that does comes back exactly as base64', async () => {
     const line = 'héllo wörld ✓ 𝄞\n';
-    const { receipt, links } = await execute({ command: `python3 -c "import sys; sys.stdout.write('${line.replace('\n', '\\n')}' * 20000)"`, result_max_bytes: 2048 });
+    const { receipt, links } = await execute({ command: `python3 -c "import sys; sys.stdout.write('${line.replace('\n', '\\n')}' * 20000)"` });
     const expected = Buffer.from(line.repeat(20_000), 'utf8');
     expect(receipt.stdout).not.toContain('\ufffd');
-    expect(Buffer.byteLength(receipt.stdout)).toBeLessThanOrEqual(2048);
+    expect(receipt.output.stdout.omitted_bytes).toBeGreaterThan(0);
+    expect(Buffer.byteLength(receipt.stdout)).toBeLessThanOrEqual(RESULT_CAP);
     const uri = links[0]?.uri ?? '';
     for (const offset of [1, 2, 3, 17, 18, 19, 20]) {
       expect((await readRange(uri, offset, 10)).equals(expected.subarray(offset, offset + 10))).toBe(true);
@@ -154,6 +150,12 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
     await connection.close();
     const directory = path.join(state.root, 'output-spool');
     expect(existsSync(directory) ? readdirSync(directory) : []).toEqual([]);
-    connection = await connectV1Client('stdio', { APPROVAL_MODE: 'sandboxed', TERM_MCP_STATE_DIR: state.root });
+    connection = await connectV1Client('stdio', { APPROVAL_MODE: 'sandboxed', TERM_MCP_STATE_DIR: state.root, TERM_MCP_RESULT_MAX_LINES: '10' });
+  });
+
+  test('TERM_MCP_RESULT_MAX_LINES: the line cap keeps the first and the last lines when the bytes would fit', async () => {
+    const { receipt } = await execute({ command: 'seq 1 1000' });
+    expect(receipt.stdout).toBe(`1\n2\n3\n4\n5\n[... ${receipt.output.stdout.omitted_bytes} bytes omitted ...]\n996\n997\n998\n999\n1000\n`);
+    expect(receipt.output_truncated).toBe(true);
   });
 });

@@ -5,10 +5,8 @@ import { nonEmptyString, waitSecondsField } from '../terminal-input-fields.js';
 import { objectUnion, receiptSchema, runningExecutionSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 import { outputLinks } from '../output-links.js';
-import { DEFAULT_OUTPUT_BUDGET } from '../output-view.js';
 
 export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolkit, 'execution' | 'settings'>): ToolDefinition {
-  const outputBudget = settings.outputBudget ?? DEFAULT_OUTPUT_BUDGET;
   const input = z
     .object({
       session_id: nonEmptyString('Execution session of the plan. Optional with command: a one-shot session is created, which ends when the command finishes (its receipt stays readable with terminal_receipt).').optional(),
@@ -21,15 +19,8 @@ export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolki
         'How long to wait for the command before answering. Omitted: until it finishes. 0: answer at once with status "running" and poll terminal_read.',
       ),
       open_stdin: z.boolean().optional().describe('Keep stdin open for terminal_input (default: closed, like /dev/null).'),
-      result_max_bytes: z
-        .number()
-        .int()
-        .min(2048)
-        .max(outputBudget.maxBytes * 64)
-        .optional()
-        .describe(`Most bytes the receipt takes as JSON, its output included (default ${outputBudget.maxBytes}); longer output is shown as its head and tail, and the whole stays readable through the result's resource links.`),
-      result_max_lines: z.number().int().min(2).max(100_000).optional().describe(`Most lines of output the receipt shows (default ${outputBudget.maxLines}).`),
-      strip_ansi: z.boolean().optional().describe('Remove terminal escape sequences (colours, cursor moves) from the output the receipt shows.'),
+      // Issue 24. Terse: the catalogue's size is budgeted (tests/e2e/tool-catalog-size.test.ts); docs/tools.md says more.
+      strip_ansi: z.boolean().optional().describe('Strip ANSI.'),
     })
     .strict()
     .refine((args) => (args.plan_id === undefined) !== (args.command === undefined), {
@@ -52,7 +43,7 @@ export function terminalExecuteTool({ execution, settings }: Pick<TerminalToolki
     output: objectUnion([receiptSchema, runningExecutionSchema]),
     annotations: { readOnlyHint: false, destructiveHint: true },
     async call(args, context) {
-      const budget = { maxBytes: args.result_max_bytes, maxLines: args.result_max_lines, stripAnsi: args.strip_ansi };
+      const budget = { stripAnsi: args.strip_ansi };
       const options = {
         waitSeconds: args.wait_seconds,
         openStdin: args.open_stdin,
