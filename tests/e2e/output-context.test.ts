@@ -146,6 +146,15 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
     await expect(connection.client.readResource({ uri: `terminal-output://${receipt.session_id}/00000000-0000-4000-8000-000000000000/stdout` })).rejects.toThrow(/not found/i);
   });
 
+  test('a session the client closes takes its output with it', async () => {
+    const plan = (await connection.client.callTool({ name: 'terminal_plan', arguments: { command: 'echo kept until close' } })).structuredContent as { session_id: string; id: string };
+    const { links } = await execute({ session_id: plan.session_id, plan_id: plan.id });
+    const uri = links[0]?.uri ?? '';
+    expect((await readRange(uri, 0, 100)).toString()).toBe('kept until close\n');
+    await connection.client.callTool({ name: 'terminal_session_close', arguments: { session_id: plan.session_id } });
+    await expect(connection.client.readResource({ uri })).rejects.toThrow(/not found/i);
+  });
+
   test('the spool is removed with the server', async () => {
     await connection.close();
     const directory = path.join(state.root, 'output-spool');

@@ -14,6 +14,7 @@ import { SessionLedgers } from '../../application/terminal/session-ledger.js';
 import { SessionOverview } from '../../application/terminal/session-overview.js';
 import { TerminalSessions } from '../../application/terminal/terminal-sessions.js';
 import type { TerminalSettings } from '../../application/terminal/terminal-settings.js';
+import type { OutputArchive } from '../../application/terminal/output-archive.js';
 import type { TerminalToolkit } from '../../application/terminal/terminal-toolkit.js';
 import { terminalTools } from '../../application/terminal/terminal-tools.js';
 import type { ToolDefinition } from '../../application/tools/tool-definition.js';
@@ -122,7 +123,8 @@ export const terminalModule = typedModule(({ bind }) => {
       stdin: CommandInput,
       sessions: SessionOverview,
       confinement: CommandConfinement,
-    ) => ({ settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber, sandboxReadiness: () => confinement.readiness() }),
+      outputs: OutputArchive,
+    ) => ({ settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber, sandboxReadiness: () => confinement.readiness(), outputs }),
     [
       TYPES.TerminalSettings,
       TYPES.PlanService,
@@ -133,6 +135,7 @@ export const terminalModule = typedModule(({ bind }) => {
       TYPES.CommandInput,
       TYPES.SessionOverview,
       TYPES.CommandConfinement,
+      TYPES.OutputArchive,
     ],
   );
   bind<ToolDefinition[]>(TYPES.Tools).toResolvedValue((kit: TerminalToolkit) => terminalTools(kit), [TYPES.TerminalToolkit]);
