@@ -29,18 +29,22 @@ export class StreamSpool implements CapturedOutput {
   private digest: string | undefined;
   private discarded = false;
 
+  /** Only without a file: the command's capture, which this then holds (a spool file holds nothing of the command). */
+  private capture: CaptureReader | undefined;
+
   private constructor(
     private readonly file: string | undefined,
     private readonly limit: number,
-    private readonly capture: CaptureReader,
+    capture: CaptureReader | undefined,
   ) {
     if (file !== undefined) this.descriptor = openSpoolFile(file);
+    else this.capture = capture;
   }
 
   /** A spool file under `settings`, or (undefined settings) the capture only, limited like it. */
   static create(settings: SpoolSettings | undefined, name: string, captureLimit: number, capture: CaptureReader): StreamSpool {
     if (settings === undefined) return new StreamSpool(undefined, captureLimit, capture);
-    const spool = new StreamSpool(path.join(settings.directory, name), settings.maxBytesPerStream, capture);
+    const spool = new StreamSpool(path.join(settings.directory, name), settings.maxBytesPerStream, undefined);
     // A spool that could not be opened (disk full, directory gone) falls back to the capture: bounded, still exact.
     return spool.descriptor === undefined ? new StreamSpool(undefined, captureLimit, capture) : spool;
   }
@@ -89,7 +93,10 @@ export class StreamSpool implements CapturedOutput {
     if (this.discarded) throw new Error('the output was discarded');
     const end = Math.min(this.kept, offset + Math.max(0, length));
     if (offset >= end) return new Uint8Array(0);
-    if (this.file === undefined) return this.capture(offset, end - offset);
+    if (this.file === undefined) {
+      if (this.capture === undefined) throw new Error('the output was discarded');
+      return this.capture(offset, end - offset);
+    }
     const handle = await open(this.file, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       const buffer = Buffer.alloc(end - offset);
@@ -107,6 +114,7 @@ export class StreamSpool implements CapturedOutput {
 
   discard(): void {
     this.discarded = true;
+    this.capture = undefined;
     this.closeFile();
     if (this.file !== undefined) rmSync(this.file, { force: true });
   }

@@ -1,5 +1,4 @@
 import type { CapturedOutput } from '../../domain/execution/captured-output.js';
-import type { RunningCommand } from '../../domain/execution/execution-session.js';
 import type { OutputStream } from '../../domain/execution/execution-types.js';
 
 export interface OutputArchiveOptions {
@@ -16,9 +15,13 @@ export interface KeptOutput {
   readonly sha256: string;
 }
 
+/**
+ * Only the outputs are held, never the command: a finished command (its in-memory capture of up to MAX_OUTPUT_BYTES
+ * per stream) is freed as before, and only the spool files stay.
+ */
 interface ArchivedCommand {
   readonly sessionId: string;
-  readonly command: RunningCommand;
+  readonly outputs: Readonly<Record<OutputStream, CapturedOutput>>;
   readonly kept: Readonly<Record<OutputStream, KeptOutput>>;
   readonly owner: string | undefined;
   readonly bytes: number;
@@ -38,10 +41,16 @@ export class OutputArchive {
 
   constructor(private readonly options: OutputArchiveOptions) {}
 
-  keep(sessionId: string, command: RunningCommand, owner: string | undefined, kept: Readonly<Record<OutputStream, KeptOutput>>): void {
+  keep(
+    sessionId: string,
+    commandId: string,
+    outputs: Readonly<Record<OutputStream, CapturedOutput>>,
+    owner: string | undefined,
+    kept: Readonly<Record<OutputStream, KeptOutput>>,
+  ): void {
     const bytes = kept.stdout.keptBytes + kept.stderr.keptBytes;
-    this.discard(command.id);
-    this.entries.set(command.id, { sessionId, command, kept, owner, bytes, expiresAtMs: this.options.now() + this.options.retentionMs });
+    this.discard(commandId);
+    this.entries.set(commandId, { sessionId, outputs, kept, owner, bytes, expiresAtMs: this.options.now() + this.options.retentionMs });
     this.keptBytes += bytes;
     this.sweep();
   }
@@ -54,14 +63,14 @@ export class OutputArchive {
     this.sweep();
     const entry = this.entries.get(commandId);
     if (entry === undefined || entry.sessionId !== sessionId || entry.owner !== principal) return undefined;
-    const output = entry.command.capturedOutput?.(stream);
-    if (output === undefined) return undefined;
+    const output = entry.outputs[stream];
     const { keptBytes, sha256 } = entry.kept[stream];
     return {
       totalBytes: output.totalBytes,
       keptBytes,
       sha256,
       readBytes: (offset, length) => output.readBytes(offset, Math.max(0, Math.min(length, keptBytes - offset))),
+      discard: () => this.discard(commandId),
     };
   }
 
@@ -88,10 +97,12 @@ export class OutputArchive {
     if (entry === undefined) return;
     this.entries.delete(commandId);
     this.keptBytes -= entry.bytes;
-    try {
-      entry.command.discardOutput?.();
-    } catch {
-      // A spool file already gone: nothing left to delete.
+    for (const output of [entry.outputs.stdout, entry.outputs.stderr]) {
+      try {
+        output.discard();
+      } catch {
+        // A spool file already gone: nothing left to delete.
+      }
     }
   }
 }

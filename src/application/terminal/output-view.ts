@@ -55,7 +55,13 @@ export async function viewOutput(
 /** The output as it is now: its counts and digest frozen, reads limited to the bytes the digest covers. */
 function snapshot(output: CapturedOutput): CapturedOutput {
   const { totalBytes, keptBytes, sha256 } = output;
-  return { totalBytes, keptBytes, sha256, readBytes: (offset, length) => output.readBytes(offset, Math.max(0, Math.min(length, keptBytes - offset))) };
+  return {
+    totalBytes,
+    keptBytes,
+    sha256,
+    readBytes: (offset, length) => output.readBytes(offset, Math.max(0, Math.min(length, keptBytes - offset))),
+    discard: () => output.discard(),
+  };
 }
 
 /** Splits a budget between two needs: both whole when they fit, else the smaller whole up to half, the rest to the other. */

@@ -129,9 +129,11 @@ export class ReceiptRecorder {
       ...(views ? { output: { stdout: digestOf(views.stdout), stderr: digestOf(views.stderr) } } : {}),
     });
     const { archive } = this.options;
-    if (views && archive) {
+    const stdout = command.capturedOutput?.('stdout');
+    const stderr = command.capturedOutput?.('stderr');
+    if (views && archive && stdout && stderr) {
       const kept = (view: StreamView): { keptBytes: number; sha256: string } => ({ keptBytes: view.keptBytes, sha256: view.sha256 });
-      archive.keep(plan.sessionId, command, owner, { stdout: kept(views.stdout), stderr: kept(views.stderr) });
+      archive.keep(plan.sessionId, command.id, { stdout, stderr }, owner, { stdout: kept(views.stdout), stderr: kept(views.stderr) });
     } else {
       command.discardOutput?.();
     }

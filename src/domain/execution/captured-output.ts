@@ -12,4 +12,6 @@ export interface CapturedOutput {
   readonly sha256: string;
   /** The kept bytes in [offset, offset + length), shorter at the end. Rejects once the output was discarded. */
   readBytes(offset: number, length: number): Promise<Uint8Array>;
+  /** Deletes the kept bytes (a spool file); reads fail afterwards. Idempotent. */
+  discard(): void;
 }

@@ -1,9 +1,8 @@
 import type { CapturedOutput } from '../../../src/domain/execution/captured-output';
-import type { RunningCommand } from '../../../src/domain/execution/execution-session';
 import { OutputArchive } from '../../../src/application/terminal/output-archive';
 
-/** A finished command whose output is `bytes` on stdout; `discarded` says whether the archive deleted it. */
-function finishedCommand(id: string, bytes: Buffer): { command: RunningCommand; discarded: () => boolean } {
+/** A finished command's outputs (`bytes` on stdout); `discarded` says whether the archive deleted them. */
+function finishedOutputs(bytes: Buffer): { outputs: Record<'stdout' | 'stderr', CapturedOutput>; discarded: () => boolean } {
   let discarded = false;
   const output = (data: Buffer): CapturedOutput => ({
     totalBytes: data.length,
@@ -13,15 +12,11 @@ function finishedCommand(id: string, bytes: Buffer): { command: RunningCommand; 
       if (discarded) throw new Error('discarded');
       return data.subarray(offset, offset + length);
     },
-  });
-  const command = {
-    id,
-    capturedOutput: (stream: 'stdout' | 'stderr') => output(stream === 'stdout' ? bytes : Buffer.alloc(0)),
-    discardOutput: () => {
+    discard: () => {
       discarded = true;
     },
-  } as unknown as RunningCommand;
-  return { command, discarded: () => discarded };
+  });
+  return { outputs: { stdout: output(bytes), stderr: output(Buffer.alloc(0)) }, discarded: () => discarded };
 }
 
 const kept = (keptBytes: number) => ({ stdout: { keptBytes, sha256: 'f'.repeat(64) }, stderr: { keptBytes: 0, sha256: 'e'.repeat(64) } });
@@ -36,8 +31,8 @@ describe('OutputArchive', () => {
 
   test('finds an output only by its session, its command and the principal that ran it', async () => {
     const store = archive();
-    const { command } = finishedCommand('c1', Buffer.from('hello'));
-    store.keep('s1', command, 'alice', kept(5));
+    const { outputs } = finishedOutputs(Buffer.from('hello'));
+    store.keep('s1', 'c1', outputs, 'alice', kept(5));
     const found = store.find('s1', 'c1', 'stdout', 'alice');
     expect(Buffer.from((await found?.readBytes(0, 100)) ?? []).toString()).toBe('hello');
     expect(store.find('s1', 'c1', 'stdout', 'mallory')).toBeUndefined();
@@ -47,8 +42,8 @@ describe('OutputArchive', () => {
 
   test('reads end at the kept bytes the receipt signed, even if a background process wrote on', async () => {
     const store = archive();
-    const { command } = finishedCommand('c1', Buffer.from('signed-part and later bytes'));
-    store.keep('s1', command, undefined, kept(11));
+    const { outputs } = finishedOutputs(Buffer.from('signed-part and later bytes'));
+    store.keep('s1', 'c1', outputs, undefined, kept(11));
     const found = store.find('s1', 'c1', 'stdout', undefined);
     expect(found?.keptBytes).toBe(11);
     expect(Buffer.from((await found?.readBytes(5, 100)) ?? []).toString()).toBe('d-part');
@@ -56,18 +51,18 @@ describe('OutputArchive', () => {
 
   test('deletes an output when its retention ends, the oldest first past the budget, and all on discardAll', () => {
     const store = archive(10);
-    const first = finishedCommand('c1', Buffer.alloc(6));
-    const second = finishedCommand('c2', Buffer.alloc(6));
-    store.keep('s1', first.command, undefined, kept(6));
-    store.keep('s1', second.command, undefined, kept(6));
+    const first = finishedOutputs(Buffer.alloc(6));
+    const second = finishedOutputs(Buffer.alloc(6));
+    store.keep('s1', 'c1', first.outputs, undefined, kept(6));
+    store.keep('s1', 'c2', second.outputs, undefined, kept(6));
     expect(first.discarded()).toBe(true);
     expect(store.find('s1', 'c1', 'stdout', undefined)).toBeUndefined();
     expect(second.discarded()).toBe(false);
     now = 1001;
     expect(store.find('s1', 'c2', 'stdout', undefined)).toBeUndefined();
     expect(second.discarded()).toBe(true);
-    const third = finishedCommand('c3', Buffer.alloc(1));
-    store.keep('s2', third.command, undefined, kept(1));
+    const third = finishedOutputs(Buffer.alloc(1));
+    store.keep('s2', 'c3', third.outputs, undefined, kept(1));
     store.discardAll();
     expect(third.discarded()).toBe(true);
   });

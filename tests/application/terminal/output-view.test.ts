@@ -3,7 +3,7 @@ import { jsonCost, share, viewOutput, type OutputBudget } from '../../../src/app
 
 function captured(text: string | Buffer): CapturedOutput {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  return { totalBytes: bytes.length, keptBytes: bytes.length, sha256: '0'.repeat(64), readBytes: async (offset, length) => bytes.subarray(offset, offset + length) };
+  return { totalBytes: bytes.length, keptBytes: bytes.length, sha256: '0'.repeat(64), readBytes: async (offset, length) => bytes.subarray(offset, offset + length), discard: () => undefined };
 }
 
 const budget = (maxBytes: number, maxLines = 1000, stripAnsi = false): OutputBudget => ({ maxBytes, maxLines, stripAnsi });
