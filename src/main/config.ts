@@ -69,6 +69,11 @@ const SETTINGS = {
   maxCommandTimeoutSeconds: { env: ['TERM_MCP_MAX_COMMAND_TIMEOUT'], schema: seconds.default(600) },
   maxOutputBytes: { env: ['MAX_OUTPUT_BYTES'], schema: z.coerce.number().int().min(1024).default(1_048_576) },
   maxResourceBytes: { env: ['TERM_MCP_MAX_RESOURCE_BYTES'], schema: z.coerce.number().int().min(1).default(1_048_576) },
+  // Issue 24: how much output a receipt shows (head and tail beyond it), and how much of it is kept to read back.
+  resultMaxBytes: { env: ['TERM_MCP_RESULT_MAX_BYTES'], schema: z.coerce.number().int().min(1024).max(16_777_216).default(16_384) },
+  resultMaxLines: { env: ['TERM_MCP_RESULT_MAX_LINES'], schema: z.coerce.number().int().min(2).max(100_000).default(400) },
+  outputSpoolBytes: { env: ['TERM_MCP_OUTPUT_SPOOL_BYTES'], schema: z.coerce.number().int().min(0).default(268_435_456) },
+  outputSpoolBudgetBytes: { env: ['TERM_MCP_OUTPUT_SPOOL_BUDGET_BYTES'], schema: z.coerce.number().int().min(0).default(1_073_741_824) },
   maxSessions: { env: ['MAX_CONCURRENT_SESSIONS'], schema: positiveInt.default(10) },
   maxSessionsPerPrincipal: { env: ['TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL'], schema: positiveInt.optional() },
   sessionTimeoutSeconds: { env: ['SESSION_TIMEOUT'], schema: seconds.default(3600) },

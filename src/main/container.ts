@@ -1,11 +1,13 @@
 import 'reflect-metadata';
+import { rmSync } from 'node:fs';
 import { Container } from 'inversify';
+import type { OutputArchive } from '../application/terminal/output-archive.js';
 import type { PolicySettings } from '../application/policy/policy-settings.js';
 import type { TerminalSessionStore } from '../application/terminal/terminal-session-store.js';
 import type { CommandConfinement } from '../domain/execution/command-confinement.js';
 import type { Config } from './config.js';
 import { SERVER_MODULES } from './modules/index.js';
-import { TYPES } from './types.js';
+import { TYPES, type OutputSpool } from './types.js';
 
 /** Lets a host app replace any binding (its own PolicyEngine, WorkspaceFS, Logger...) before anything is resolved. */
 export type ContainerOverrides = (container: Container) => void;
@@ -39,5 +41,9 @@ export function buildContainer(config: Config, overrides?: ContainerOverrides): 
  */
 export async function shutdownTerminal(container: Container): Promise<void> {
   await container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).closeAll();
+  // Every command is dead: its spooled output goes with the server (issue 24).
+  container.get<OutputArchive>(TYPES.OutputArchive).discardAll();
+  const spool = container.get<OutputSpool>(TYPES.OutputSpool).settings;
+  if (spool !== undefined) rmSync(spool.directory, { recursive: true, force: true });
   if (container.isBound(TYPES.FilteringProxy)) await container.unbindAsync(TYPES.FilteringProxy);
 }

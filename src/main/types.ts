@@ -6,6 +6,8 @@ import type { PolicySettings } from '../application/policy/policy-settings.js';
 import type { ReceiptInspection } from '../application/receipts/receipt-inspection.js';
 import type { ApprovalService } from '../application/terminal/approval-service.js';
 import type { Clock } from '../application/terminal/clock.js';
+import type { OutputArchive } from '../application/terminal/output-archive.js';
+import type { SpoolSettings } from '../adapters/process/stream-spool.js';
 import type { CommandInput } from '../application/terminal/command-input.js';
 import type { CommandLocator } from '../application/terminal/command-locator.js';
 import type { CommandReader } from '../application/terminal/command-reader.js';
@@ -89,6 +91,9 @@ export const TYPES = Object.freeze({
   CommandReader: token<CommandReader>('CommandReader'),
   CommandInput: token<CommandInput>('CommandInput'),
   TerminalToolkit: token<TerminalToolkit>('TerminalToolkit'),
+  // Issue 24 (src/main/modules/output-module.ts): the output spool and the archive of finished commands' output
+  OutputSpool: token<OutputSpool>('OutputSpool'),
+  OutputArchive: token<OutputArchive>('OutputArchive'),
   // HTTP only (src/main/modules/web-module.ts, receipt-http-module.ts), loaded by the HTTP app on first use
   WebMounts: token<WebMounts>('WebMounts'),
   /** HTTP only (web-module.ts): the planning chat's model. */
@@ -100,5 +105,9 @@ export const TYPES = Object.freeze({
 
 /** A fresh identifier per call (`TYPES.NewId`, `TYPES.NewApprovalId`). */
 export type IdGenerator = () => string;
+/** Where commands spool their whole output; `settings` undefined: only the capped capture is kept. */
+export interface OutputSpool {
+  readonly settings: SpoolSettings | undefined;
+}
 /** What `TYPES.ServerEnvironment` holds. */
 export type ServerEnvironment = Readonly<Record<string, string | undefined>>;

@@ -31,7 +31,7 @@ function timedWork(ms: number, outcome: TaskOutcome, message: string): TaskWork 
 }
 
 function completed(outcome: ToolOutcome): TaskOutcome {
-  return { status: 'completed', result: { ...toolResultOf(outcome) } };
+  return { status: 'completed', result: { ...toolResultOf(outcome, undefined) } };
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

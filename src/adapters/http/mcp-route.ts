@@ -12,6 +12,7 @@ import { refuse } from './json-rpc-reply.js';
 import type { LegacySession, LegacySessionStore } from './legacy-sessions.js';
 import { legacySessionVersionProblem, mcpHeaderGuard } from './mcp-headers.js';
 import { classifiedMessageOf, classifyMcpBody } from './mcp-message.js';
+import { isEventStream, requestNotifier, writeEvent } from './request-event-stream.js';
 
 /** What the routes need from the application dispatcher (McpDispatcher satisfies it). */
 export interface McpMessageHandler {
@@ -31,10 +32,12 @@ interface Call {
   incoming: Incoming;
   principal: string;
   signal: AbortSignal;
+  /** This POST's own stream for notifications about its request (progress); none for a batch. */
+  notify?: DispatchContext['notify'];
 }
 
 /**
- * The MCP endpoint (JSON response mode only; no SSE):
+ * The MCP endpoint (JSON responses; a request's answer becomes an SSE stream only to carry its progress):
  * - POST /mcp: one JSON-RPC message. A modern request (2026-07-28 `_meta`) is served statelessly; `initialize`
  *   opens a legacy session and mints `Mcp-Session-Id`; other legacy messages run in the session they name.
  * - DELETE /mcp: ends the legacy session named by `Mcp-Session-Id`.
@@ -69,7 +72,7 @@ class McpEndpoint {
       refuse(res, 'invalid_message', incoming.reason, incoming.id);
       return;
     }
-    const call: Call = { incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res) };
+    const call: Call = { incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res), notify: requestNotifier(res) };
     if (incoming.kind !== 'response' && ERA_TRANSPORT_RULES[incoming.era].stateless) return this.serveModern(call, res);
     if (incoming.kind === 'request' && incoming.method === 'initialize') return this.initializeSession(call, res);
     return this.serveLegacy(call, req, res);
@@ -207,11 +210,11 @@ class McpEndpoint {
 const BATCH_PROTOCOL_VERSION = '2025-03-26';
 
 function statelessContext(call: Call): DispatchContext {
-  return { transport: 'http', handshake: new LegacyHandshake(), signal: call.signal, principal: call.principal };
+  return { transport: 'http', handshake: new LegacyHandshake(), signal: call.signal, principal: call.principal, notify: call.notify };
 }
 
 function sessionContext(session: LegacySession, call: Call): DispatchContext {
-  return { transport: 'http', handshake: session.handshake, inFlight: session.inFlight, signal: call.signal, principal: call.principal };
+  return { transport: 'http', handshake: session.handshake, inFlight: session.inFlight, signal: call.signal, principal: call.principal, notify: call.notify };
 }
 
 /** Status of a JSON-RPC answer outside a legacy session (2026-07-28 streamable-http "Status codes"). */
@@ -226,6 +229,12 @@ function statusOf(response: JsonRpcResponse): number {
  */
 function reply(res: Response, response: JsonRpcResponse | undefined, status: (response: JsonRpcResponse) => number): void {
   if (res.writableEnded || res.destroyed) return;
+  // The answer became a stream (progress was sent): the response is its last event, and ends it.
+  if (isEventStream(res)) {
+    if (response !== undefined) writeEvent(res, serializeMessage(response));
+    res.end();
+    return;
+  }
   if (response === undefined) {
     res.status(202).end();
     return;

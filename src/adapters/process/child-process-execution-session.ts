@@ -2,9 +2,11 @@ import { ProcessLimitReached, SessionNotFound } from '../../domain/execution/exe
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
 import type { CommandLaunch, ExecutionEvent } from '../../domain/execution/execution-types.js';
+import type { NonInteractiveEnvironment } from '../../domain/execution/non-interactive-environment.js';
 import { settledWithin } from '../../application/timing/within.js';
 import { ChildProcessRunningCommand, type CommandEventSink } from './child-process-running-command.js';
 import { scrubEnvironment } from './scrubbed-environment.js';
+import type { SpoolSettings } from './stream-spool.js';
 
 export interface ChildProcessSessionOptions {
   readonly id: string;
@@ -17,10 +19,14 @@ export interface ChildProcessSessionOptions {
   readonly outputSettleMs: number;
   /** Only the allowlisted variables of it reach a command (see `scrubEnvironment`). */
   readonly serverEnv: Readonly<Record<string, string | undefined>>;
+  /** Pager, editor and prompt settings so that no command waits for a person (policy file `environment`). */
+  readonly nonInteractive?: NonInteractiveEnvironment;
   /** Every command is launched through it, one confinement (sandbox) per command. */
   readonly confinement: CommandConfinement;
   readonly now: () => number;
   readonly newCommandId: () => string;
+  /** Where commands keep their whole output (see `StreamSpool`); without it, only the capped capture is kept. */
+  readonly spool?: SpoolSettings;
 }
 
 /** Upper bound on how long `close` waits for outcomes once the groups are dead (pipes closing, exit events). */
@@ -65,7 +71,7 @@ export class ChildProcessExecutionSession implements ExecutionSession {
     const confined = this.options.confinement.confine({
       launch: launch.launch,
       cwd: launch.cwd,
-      environment: scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd),
+      environment: scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd, this.options.nonInteractive),
     });
     this.touch();
     const command = new ChildProcessRunningCommand({
@@ -78,6 +84,7 @@ export class ChildProcessExecutionSession implements ExecutionSession {
       outputSettleMs: this.options.outputSettleMs,
       now: this.options.now,
       events: this.eventSink(),
+      ...(this.options.spool === undefined ? {} : { spool: this.options.spool }),
     });
     this.history.push(command);
     this.forgetOldCommands();

@@ -11,7 +11,9 @@ import type {
   OutputStream,
 } from '../../domain/execution/execution-types.js';
 import type { ConfinedLaunch } from '../../domain/execution/command-confinement.js';
+import type { CapturedOutput } from '../../domain/execution/captured-output.js';
 import { OutputBuffer } from './output-buffer.js';
+import { StreamSpool, type SpoolSettings } from './stream-spool.js';
 import { groupIsAlive, signalGroup, terminateGroup } from './process-group.js';
 
 /** Writes the launcher's set-up input to descriptor 3 and closes it; a launcher that died early only loses it. */
@@ -43,6 +45,8 @@ export interface ChildProcessCommandOptions {
   readonly outputSettleMs: number;
   readonly now: () => number;
   readonly events: CommandEventSink;
+  /** Where the whole output is kept beyond the in-memory capture; without it, only the capture can be read back. */
+  readonly spool?: SpoolSettings;
 }
 
 type TerminationReason = 'cancelled' | 'timed_out';
@@ -66,6 +70,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
   private readonly child: ChildProcess | undefined;
   private readonly startedAtMs: number;
   private readonly output: Record<OutputStream, OutputBuffer>;
+  private readonly spools: Record<OutputStream, StreamSpool>;
   /** Per stream: bytes already published as output events (or skipped while nobody listened). */
   private readonly publishedBytes: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
   private readonly finishedPromise: Promise<CommandOutcome>;
@@ -93,6 +98,9 @@ export class ChildProcessRunningCommand implements RunningCommand {
     this.startedAtMs = options.now();
     const limit = options.launch.maxOutputBytes;
     this.output = { stdout: new OutputBuffer(limit), stderr: new OutputBuffer(limit) };
+    const spoolOf = (stream: OutputStream): StreamSpool =>
+      StreamSpool.create(options.spool, `${options.id.replace(/[^A-Za-z0-9_-]/g, '_')}.${stream}`, limit, (offset, length) => this.output[stream].bytes(offset, length));
+    this.spools = { stdout: spoolOf('stdout'), stderr: spoolOf('stderr') };
     this.finishedPromise = new Promise((resolve) => {
       this.resolveFinished = resolve;
     });
@@ -180,6 +188,15 @@ export class ChildProcessRunningCommand implements RunningCommand {
       truncated: buffer.truncated,
       complete: buffer.ended && nextOffset === buffer.capturedBytes,
     };
+  }
+
+  capturedOutput(stream: OutputStream): CapturedOutput {
+    return this.spools[stream];
+  }
+
+  discardOutput(): void {
+    this.spools.stdout.discard();
+    this.spools.stderr.discard();
   }
 
   async writeInput(data: string): Promise<void> {
@@ -299,17 +316,21 @@ export class ChildProcessRunningCommand implements RunningCommand {
 
   private captureStream(stream: OutputStream, readable: Readable | null): void {
     const buffer = this.output[stream];
+    const spool = this.spools[stream];
     if (!readable) {
       buffer.end();
+      spool.end();
       return;
     }
     // Flowing mode drains the pipe continuously, so a child is never blocked by a full pipe, even after the cap.
     readable.on('data', (chunk: Buffer) => {
       buffer.append(chunk);
+      spool.append(chunk);
       this.publishOutput(stream);
     });
     readable.on('close', () => {
       buffer.end();
+      spool.end();
       this.publishOutput(stream);
       if (this.exit && this.everythingCaptured()) this.finalize();
     });
@@ -342,8 +363,11 @@ export class ChildProcessRunningCommand implements RunningCommand {
   private failToStart(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     this.output.stderr.append(Buffer.from(`${message}\n`));
+    this.spools.stderr.append(Buffer.from(`${message}\n`));
     this.output.stdout.end();
     this.output.stderr.end();
+    this.spools.stdout.end();
+    this.spools.stderr.end();
     this.publishOutput('stderr');
     this.exit = { code: null, signal: null };
     this.finalize();

@@ -85,6 +85,20 @@ export class OutputBuffer {
     return { text: this.decode(offset, end), nextOffset: end };
   }
 
+  /** A copy of the captured bytes in [offset, offset + length), shorter at the end. */
+  bytes(offset: number, length: number): Buffer {
+    const end = Math.min(this.length, offset + length);
+    const parts: Buffer[] = [];
+    for (let at = offset; at < end; ) {
+      const index = Math.floor(at / BLOCK_SIZE);
+      const within = at - index * BLOCK_SIZE;
+      const count = Math.min(end - at, BLOCK_SIZE - within);
+      parts.push(this.block(index).subarray(within, within + count));
+      at += count;
+    }
+    return Buffer.concat(parts);
+  }
+
   /** The end of the last complete character captured so far (the whole buffer once sealed). */
   completeEnd(): number {
     return this.sealed ? this.length : this.lastCompleteCharacterEnd(0, this.length);

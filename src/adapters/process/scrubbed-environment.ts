@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { NON_INTERACTIVE_ENVIRONMENT, type NonInteractiveEnvironment } from '../../domain/execution/non-interactive-environment.js';
 import { TRUSTED_PATH } from '../../domain/execution/trusted-launch.js';
 
 
@@ -7,19 +8,22 @@ const INHERITED_VARIABLES = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'TMPDIR
 
 /**
  * The whole environment a command gets. An allowlist, not a denylist: tokens and API keys of the server
- * (TERM_MCP_TOKEN, DEEPSEEK_API_KEY, ...) never reach a child because nothing outside the list is copied.
+ * (TERM_MCP_TOKEN, DEEPSEEK_API_KEY, ...) never reach a child because nothing outside the list is copied. The
+ * non-interactive settings (pager, editor, prompts; the policy file may change their values) come before PATH, HOME
+ * and the git isolation, which nothing overrides.
  */
 export function scrubEnvironment(
   serverEnv: Readonly<Record<string, string | undefined>>,
   cwd: string,
   sessionRoot: string = cwd,
+  nonInteractive: NonInteractiveEnvironment = NON_INTERACTIVE_ENVIRONMENT,
 ): Record<string, string> {
   const environment: Record<string, string> = {};
   for (const name of INHERITED_VARIABLES) {
     const value = serverEnv[name];
     if (value !== undefined) environment[name] = value;
   }
-  return { ...environment, PATH: TRUSTED_PATH, HOME: cwd, PWD: cwd, TERM_MCP_SANDBOX: '1', ...gitIsolation(sessionRoot) };
+  return { ...environment, ...nonInteractive, PATH: TRUSTED_PATH, HOME: cwd, PWD: cwd, TERM_MCP_SANDBOX: '1', ...gitIsolation(sessionRoot) };
 }
 
 /**
@@ -31,6 +35,5 @@ function gitIsolation(sessionRoot: string): Record<string, string> {
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CEILING_DIRECTORIES: path.dirname(sessionRoot),
-    GIT_TERMINAL_PROMPT: '0',
   };
 }

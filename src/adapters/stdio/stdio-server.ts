@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { InFlightRequests, LegacyHandshake } from '../../application/mcp/connection-state.js';
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
-import { errorResponse, parseErrorResponse, type JsonRpcResponse } from '../../application/mcp/jsonrpc.js';
+import { errorResponse, parseErrorResponse, type JsonRpcNotification, type JsonRpcResponse } from '../../application/mcp/jsonrpc.js';
 import { classifyMessage, type ClassifiedMessage } from '../../application/mcp/message-classification.js';
 import type { Logger } from '../../application/logging/logger.js';
 import { serializeMessage } from '../../application/mcp/serialized-once.js';
@@ -32,7 +32,11 @@ const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 export async function serveStdio(options: StdioServerOptions): Promise<void> {
   const { input, output, handler, logger } = options;
   // One legacy handshake per process: the stdio connection is the legacy "session" (2026-07-28 basic/versioning).
-  const context: DispatchContext = { transport: 'stdio', handshake: new LegacyHandshake(), inFlight: new InFlightRequests() };
+  // Notifications about a request (its progress) go on the one stream there is, between the answers.
+  const notify = (notification: JsonRpcNotification): void => {
+    output.write(`${JSON.stringify(notification)}\n`);
+  };
+  const context: DispatchContext = { transport: 'stdio', handshake: new LegacyHandshake(), inFlight: new InFlightRequests(), notify };
   const pending = new Set<Promise<void>>();
 
   const write = (response: JsonRpcResponse): void => {

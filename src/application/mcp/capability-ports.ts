@@ -12,7 +12,8 @@ export interface ResourceDescriptor {
 export interface ResourceProvider {
   list(cursor: string | undefined, pageSize: number): Promise<{ resources: ResourceDescriptor[]; nextCursor?: string }>;
   templates(): ReadonlyArray<Record<string, unknown>>;
-  read(uri: string): Promise<{ contents: Array<Record<string, unknown>> }>;
+  /** `principal`: who asks (HTTP auth subject; undefined on stdio), for resources that belong to one caller. */
+  read(uri: string, principal?: string): Promise<{ contents: Array<Record<string, unknown>> }>;
 }
 
 export interface PromptDescriptor {

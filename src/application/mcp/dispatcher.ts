@@ -7,6 +7,8 @@ import type { FeatureHandler } from './feature-handlers.js';
 import { internalError } from './json-rpc-errors.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc.js';
 import { LegacyCodec } from './legacy-codec.js';
+import type { ProgressReporter } from '../tools/tool-definition.js';
+import { progressChannelFor } from './progress-reporter.js';
 import { classifyMessage, type ClassifiedMessage } from './message-classification.js';
 import { CancelledParamsSchema } from './method-params.js';
 import { ModernCodec } from './modern-codec.js';
@@ -22,6 +24,11 @@ export interface DispatchContext {
   /** HTTP: aborted when the client goes away (2026-07-28 streamable-http: closing the stream is cancellation). */
   readonly signal?: AbortSignal;
   readonly principal?: string;
+  /**
+   * Sends a notification on the stream of the request being served (STDIO: stdout; HTTP: that POST's response,
+   * which becomes an SSE stream). Absent where there is none (a batch, a client that does not accept SSE).
+   */
+  readonly notify?: (notification: JsonRpcNotification) => void;
 }
 
 export interface DispatcherOptions {
@@ -34,6 +41,12 @@ export interface DispatcherOptions {
 }
 
 type ClassifiedRequest = Extract<ClassifiedMessage, { kind: 'request' }>;
+
+/** What serving one request carries besides its message: its cancellation, and its progress channel if it asked. */
+interface RequestScope {
+  readonly signal: AbortSignal;
+  readonly progress: ProgressReporter | undefined;
+}
 
 /**
  * One dispatcher for both eras and both transports (2026-07-28 basic/versioning, "dual-era servers"):
@@ -80,21 +93,25 @@ export class McpDispatcher {
     const request = incoming.message;
     const controller = context.inFlight?.begin(request.id);
     const signal = combineSignals(controller?.signal, context.signal);
+    const progress = progressChannelFor(request.params, context.notify);
     let response: JsonRpcResponse | undefined;
     try {
-      response = await this.answer(request, incoming.era, signal, context);
+      response = await this.answer(request, incoming.era, { signal, progress: progress?.report }, context);
     } finally {
+      // No progress after the response (2025-11-25 utilities/progress).
+      progress?.close();
       if (context.inFlight?.end(request.id) === true) response = undefined;
     }
     return response;
   }
 
   /** Decode → handle → encode, with the codec of the request's era: the only place the dispatcher meets the era. */
-  private async answer(request: JsonRpcRequest, era: ProtocolEra, signal: AbortSignal, context: DispatchContext): Promise<JsonRpcResponse> {
+  private async answer(request: JsonRpcRequest, era: ProtocolEra, { signal, progress }: RequestScope, context: DispatchContext): Promise<JsonRpcResponse> {
     const codec = this.codecs[era];
     try {
       const handler = codec.decode(request, context.handshake);
-      const result = await handler({ params: request.params, era, signal, principal: context.principal });
+      const protocolVersion = codec.protocolVersion(request, context.handshake);
+      const result = await handler({ params: request.params, era, signal, principal: context.principal, protocolVersion, progress });
       return { jsonrpc: '2.0', id: request.id, result: codec.encode(result) };
     } catch (error) {
       const mcpError = codec.encodeError(error);

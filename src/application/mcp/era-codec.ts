@@ -36,6 +36,8 @@ export interface EraCodec {
   readonly transport: EraTransportRules;
   /** Admits the request in this era and returns its handler; throws an `McpError` the client should see. */
   decode(request: JsonRpcRequest, handshake: LegacyHandshake): FeatureHandler;
+  /** The request's protocol revision (a legacy session's negotiated one), when known: what content a result may carry. */
+  protocolVersion(request: JsonRpcRequest, handshake: LegacyHandshake): string | undefined;
   encode(result: HandlerResult): Record<string, unknown>;
   /** The JSON-RPC error of a typed failure, or `undefined` for an unexpected one (an internal error). */
   encodeError(error: unknown): McpError | undefined;

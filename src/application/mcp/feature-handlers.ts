@@ -1,6 +1,7 @@
 import type { ProtocolEra } from '../../domain/protocol/versions.js';
 import { paginate } from '../pagination/paginate.js';
 import type { ToolCatalog, ToolDescriptor } from '../tools/tool-catalog.js';
+import type { ProgressReporter } from '../tools/tool-definition.js';
 import type { PromptProvider, ResourceProvider } from './capability-ports.js';
 import {
   CallToolParamsSchema,
@@ -26,6 +27,10 @@ export interface FeatureCall {
   era: ProtocolEra;
   signal: AbortSignal;
   principal: string | undefined;
+  /** The request's revision: its `_meta` one (modern), or the legacy session's negotiated one. */
+  protocolVersion?: string;
+  /** Reports progress on this request's own stream, when it asked for it (`_meta.progressToken`). */
+  progress?: ProgressReporter;
 }
 
 export type FeatureHandler = (call: FeatureCall) => Promise<HandlerResult>;
@@ -60,10 +65,10 @@ export function featureHandlers(deps: FeatureDependencies): ReadonlyMap<string, 
       const page = paginate(tools.list(), (tool) => tool.name, cursor, pageSize);
       return { body: withCursor({ tools: toolPage(page.items) }, page.nextCursor), ttlMs: cache.catalogTtlMs };
     }],
-    ['tools/call', async ({ params, era, signal, principal }) => {
+    ['tools/call', async ({ params, era, signal, principal, protocolVersion, progress }) => {
       const { name, arguments: args } = parseParams(CallToolParamsSchema, params, 'tools/call');
       const offer = tasks?.offer(params, era, principal);
-      const result = await tools.call(name, args, { signal, era, principal, tasks: offer });
+      const result = await tools.call(name, args, { signal, era, principal, protocolVersion, progress, tasks: offer });
       const task = offer?.created();
       return task === undefined ? { body: { ...result } } : { body: { ...task }, resultType: 'task' };
     }],
@@ -77,9 +82,9 @@ export function featureHandlers(deps: FeatureDependencies): ReadonlyMap<string, 
       const page = paginate(resources.templates(), (template) => String(template.uriTemplate), cursor, pageSize);
       return { body: withCursor({ resourceTemplates: page.items }, page.nextCursor), ttlMs: cache.catalogTtlMs };
     }],
-    ['resources/read', async ({ params }) => {
+    ['resources/read', async ({ params, principal }) => {
       const { uri } = parseParams(ReadResourceParamsSchema, params, 'resources/read');
-      const result = await resources.read(uri);
+      const result = await resources.read(uri, principal);
       return { body: { ...result }, ttlMs: cache.workspaceTtlMs };
     }],
     ['prompts/list', async ({ params }) => {

@@ -52,6 +52,10 @@ export class LegacyCodec implements EraCodec {
     ]);
   }
 
+  protocolVersion(_request: JsonRpcRequest, handshake: LegacyHandshake): string | undefined {
+    return handshake.protocolVersion;
+  }
+
   decode(request: JsonRpcRequest, handshake: LegacyHandshake): FeatureHandler {
     const lifecycle = this.lifecycle.get(request.method);
     if (lifecycle !== undefined) return async () => ({ body: lifecycle(request, handshake) });

@@ -47,6 +47,11 @@ export class ModernCodec implements EraCodec {
     return handler;
   }
 
+  protocolVersion(request: JsonRpcRequest): string | undefined {
+    const version = readProtocolVersion(request.params);
+    return typeof version === 'string' ? version : undefined;
+  }
+
   /** Every modern result carries `resultType` and serverInfo; cacheable ones carry `ttlMs` and `cacheScope`. */
   encode(result: HandlerResult): Record<string, unknown> {
     const cacheHints = result.ttlMs === undefined ? {} : { ttlMs: result.ttlMs, cacheScope: 'private' };

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { NON_INTERACTIVE_ENVIRONMENT, NON_INTERACTIVE_VARIABLES, type NonInteractiveVariable } from '../../domain/execution/non-interactive-environment.js';
 import { PolicyFileInvalid } from '../../domain/policy/policy-errors.js';
 import { POLICY_MODES } from '../../domain/policy/policy-types.js';
 import { findFloorViolation, type CommandListName } from './policy-floor.js';
@@ -20,11 +21,19 @@ export { DEFAULT_POLICY_SETTINGS } from './policy-settings.js';
  *     allow: ['jq . package.json']
  *     require_approval: ['tree src']
  *     deny: ['find .']
+ *   environment:                  # the non-interactive settings commands get (only these six names)
+ *     PAGER: cat                  # PAGER, GIT_PAGER, GIT_EDITOR, EDITOR, GIT_TERMINAL_PROMPT, DEBIAN_FRONTEND
  *
  * The file can only tighten the hard floor (see command-catalog.ts): shells, interpreters, wrappers, privilege,
  * network and system tools can be neither read-only nor approvable, and write, development and git commands
  * keep their built-in rules.
  */
+/** A variable's value reaches `spawn`, which refuses a NUL byte: refused here, at start-up, instead. */
+const environmentValue = z.string().max(4096).refine((value) => !value.includes('\0'), { message: 'must not contain a NUL byte' });
+const EnvironmentSchema = z.strictObject(
+  Object.fromEntries(NON_INTERACTIVE_VARIABLES.map((name) => [name, environmentValue.optional()])) as Record<NonInteractiveVariable, z.ZodOptional<typeof environmentValue>>,
+);
+
 const PolicyDocumentSchema = z.strictObject({
   mode: z.enum(POLICY_MODES).optional(),
   allow_network: z.boolean().optional(),
@@ -42,6 +51,7 @@ const PolicyDocumentSchema = z.strictObject({
       deny: z.array(z.string()).optional(),
     })
     .optional(),
+  environment: EnvironmentSchema.optional(),
 });
 
 /** Where each settings list comes from in the file, for error messages. */
@@ -74,6 +84,7 @@ export function parsePolicyDocument(
     extraReadOnlyCommands: Object.freeze([...base.extraReadOnlyCommands, ...(document.commands?.read_only ?? [])]),
     approvalCommands: Object.freeze([...base.approvalCommands, ...(document.commands?.require_approval ?? [])]),
     deniedCommands: Object.freeze([...base.deniedCommands, ...(document.commands?.deny ?? [])]),
+    nonInteractive: Object.freeze({ ...(base.nonInteractive ?? NON_INTERACTIVE_ENVIRONMENT), ...definedOnly(document.environment ?? {}) }),
     ...(document.examples === undefined
       ? base.examples === undefined ? {} : { examples: base.examples }
       : {
@@ -91,6 +102,10 @@ export function parsePolicyDocument(
     throw new PolicyFileInvalid(`policy file field "${field}" is invalid: ${violation.message}`, field);
   }
   return settings;
+}
+
+function definedOnly(values: Partial<Record<NonInteractiveVariable, string | undefined>>): Partial<Record<NonInteractiveVariable, string>> {
+  return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 function parseSyntax(text: string, format: 'json' | 'yaml'): unknown {

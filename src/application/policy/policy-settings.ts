@@ -1,3 +1,4 @@
+import { NON_INTERACTIVE_ENVIRONMENT, type NonInteractiveEnvironment } from '../../domain/execution/non-interactive-environment.js';
 import type { PolicyMode } from '../../domain/policy/policy-types.js';
 
 /** Everything that tunes the default policy. Built from APPROVAL_MODE / ALLOW_NETWORK and an optional policy file. */
@@ -21,6 +22,11 @@ export interface PolicySettings {
    * that names them, on top of the sandbox hiding them.
    */
   readonly serverFiles?: readonly string[];
+  /**
+   * What commands without a terminal get so that nothing waits for a person (PAGER=cat, GIT_EDITOR=true, ...):
+   * the defaults, with the values the policy file's `environment` gives.
+   */
+  readonly nonInteractive?: NonInteractiveEnvironment;
 }
 
 export interface PolicyExamples {
@@ -36,4 +42,5 @@ export const DEFAULT_POLICY_SETTINGS: PolicySettings = Object.freeze({
   extraReadOnlyCommands: Object.freeze([]),
   deniedCommands: Object.freeze([]),
   approvalCommands: Object.freeze([]),
+  nonInteractive: NON_INTERACTIVE_ENVIRONMENT,
 });

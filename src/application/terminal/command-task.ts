@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors.js';
 import { SandboxSetupFailed } from '../../domain/execution/execution-errors.js';
 import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
-import { ERROR_CODES } from '../../domain/protocol/versions.js';
+import { ERROR_CODES, MODERN_PROTOCOL_VERSION } from '../../domain/protocol/versions.js';
 import type { TaskOutcome, TaskWork } from '../tasks/task-work.js';
 import { refusalResultOf, toolResultOf } from '../tools/tool-catalog.js';
 import type { ToolOutcome } from '../tools/tool-definition.js';
@@ -61,7 +61,8 @@ export function commandTask(running: Extract<ExecutionResult, { kind: 'running' 
     const setupFailure = command.setupFailure();
     if (setupFailure !== undefined) return completed(refusalResultOf(new SandboxSetupFailed(command.id, setupFailure)));
     try {
-      return completed(toolResultOf(deps.finished(receipt)));
+      // Tasks are a 2026-07-28 extension: the result may carry the output's resource links.
+      return completed(toolResultOf(deps.finished(receipt), MODERN_PROTOCOL_VERSION));
     } catch (error) {
       if (error instanceof DomainError) return completed(refusalResultOf(error));
       return INTERNAL_FAILURE;

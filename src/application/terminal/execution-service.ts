@@ -16,7 +16,9 @@ import type { ApprovalService } from './approval-service.js';
 import type { PlanRequest, PlanService } from './plan-service.js';
 import { isStricter, sameLaunch } from './policy-summary.js';
 import { approvalNextStep } from './approval-next-step.js';
-import type { ReceiptRecorder } from './receipt-recorder.js';
+import { reportProgress } from './execution-progress.js';
+import type { ProgressReporter } from '../tools/tool-definition.js';
+import type { ReceiptRecorder, RecordingOptions } from './receipt-recorder.js';
 import type { TerminalSession } from '../../domain/terminal/terminal-session.js';
 import type { Clock } from './clock.js';
 import type { TerminalSessionStore } from './terminal-session-store.js';
@@ -31,6 +33,10 @@ export interface ExecuteOptions {
   readonly openStdin?: boolean;
   /** The tool call's abort signal: a cancelled call cancels the command it started. */
   readonly signal?: AbortSignal;
+  /** How much output the receipt shows, and who may read the whole output afterwards (issue 24). */
+  readonly recording?: RecordingOptions;
+  /** The call asked for progress: reported while it waits for the command (issue 25). */
+  readonly progress?: ProgressReporter;
 }
 
 /** The command finished (its signed receipt), or still runs when the wait ended. */
@@ -130,7 +136,7 @@ export class ExecutionService {
       this.options.now(),
       nextStep,
     );
-    const receipt = this.options.recorder.track(terminal, plan, command);
+    const receipt = this.options.recorder.track(terminal, plan, command, options.recording);
     // Registered before anyone awaits the receipt: the session has ended by the time the caller gets the receipt.
     if (oneShot) void receipt.then(() => this.endOneShot(terminal), () => this.endOneShot(terminal));
     return this.waitFor(plan, command, receipt, options);
@@ -188,6 +194,8 @@ export class ExecutionService {
     const cancel = (): void => void command.cancel();
     if (signal?.aborted) cancel();
     signal?.addEventListener('abort', cancel, { once: true });
+    const { recorder } = this.options;
+    const stopProgress = options.progress && reportProgress(command, options.progress, (text) => recorder.redact(text));
     try {
       const finished = await (waitSeconds === undefined ? receipt : within(receipt, waitSeconds * 1000));
       // The sandbox could not be set up for this command (its receipt, recorded all the same, says failed): an error
@@ -196,6 +204,7 @@ export class ExecutionService {
       if (setupFailure !== undefined) throw new SandboxSetupFailed(command.id, setupFailure);
       return finished ? { kind: 'finished', receipt: finished } : { kind: 'running', plan, command, receipt };
     } finally {
+      stopProgress?.();
       signal?.removeEventListener('abort', cancel);
     }
   }

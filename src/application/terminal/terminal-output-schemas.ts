@@ -94,6 +94,11 @@ const timestamp = z
   .refine((value) => RFC3339_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)), { message: 'must be an RFC 3339 date-time with a zone' })
   .meta({ format: 'date-time' });
 
+const byteCount = z.number().int().min(0);
+const outputDigestSchema = z
+  .object({ total_bytes: byteCount, kept_bytes: byteCount, sha256: sha256Hex, omitted_bytes: byteCount })
+  .strict();
+
 /**
  * Receipt schema 1.0: the one source of the receipt's shape. It is the tool output schema, the JSON Schema shipped
  * as `schemas/receipt-1.0.json` and served at `GET /schemas/receipt-1.0.json` (see src/application/receipts), and what
@@ -136,6 +141,12 @@ export const receiptSchema = z
       .describe(
         'Workspace-relative paths of the files editors, agent hosts and git run on open (.git config, hooks, .vscode, .claude, .mcp.json...) that were added, removed or changed while the command ran; empty when none. Absent when the workspace was not writable or no sandbox compared them.',
       ),
+    // ours (issue 24): the whole output of each stream; with omitted bytes, stdout/stderr are its head and tail.
+    output: z
+      .object({ stdout: outputDigestSchema, stderr: outputDigestSchema })
+      .strict()
+      .optional()
+      .describe('Per stream: bytes written, bytes kept (readable as the terminal-output resource), the SHA-256 of the kept bytes, and the bytes stdout/stderr leave out between their head and tail.'),
     signature: sha256Hex,
   })
   .strict();

@@ -22,6 +22,8 @@ export interface TerminalToolkit {
   readonly sessions: SessionOverview;
   /** Number of a signal name on this platform (`SIGTERM` -> 15), null when unknown. */
   readonly signalNumber: (name: string) => number | null;
+  /** The whole output of finished commands (issue 24): deleted with a session the client closes. */
+  readonly outputs?: { discardSession(sessionId: string): void };
   /** Whether commands can be confined here (a plan's next step must not send a model to a certain refusal). */
   readonly sandboxReadiness?: () => ConfinementReadiness;
 }

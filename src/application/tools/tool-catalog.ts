@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import type { ToolCallObserver } from './tool-call-log.js';
-import type { ToolCallContext, ToolDefinition, ToolOutcome } from './tool-definition.js';
+import type { ResourceLink, ToolCallContext, ToolDefinition, ToolOutcome } from './tool-definition.js';
 import { UnknownTool } from './tool-errors.js';
 import { declaredOutputSchema, invalidArgumentsRefusal, refusalOf, refusalText, type ToolRefusal } from './tool-refusal.js';
 
@@ -16,7 +16,8 @@ export interface ToolDescriptor {
 }
 
 export interface CallToolResult {
-  content: Array<{ type: 'text'; text: string }>;
+  /** The text first (the structured content as JSON, or a refusal), then any resource links. */
+  content: [{ type: 'text'; text: string }, ...ResourceLink[]];
   structuredContent: Record<string, unknown>;
   isError: boolean;
 }
@@ -85,12 +86,20 @@ export class ToolCatalog {
     const parsed = tool.input.safeParse(rawArguments ?? {});
     if (!parsed.success) return refusalResult(invalidArgumentsRefusal(parsed.error));
     try {
-      return toolResultOf(await tool.call(parsed.data, context));
+      return toolResultOf(await tool.call(parsed.data, context), context.protocolVersion);
     } catch (error) {
       if (error instanceof DomainError) return refusalResultOf(error);
       throw error;
     }
   }
+}
+
+/**
+ * `resource_link` content arrived in 2025-06-18: an older client's result schema has no such member and would reject
+ * the whole result (sdk 1.12, for one). Revisions compare as dates; an unknown revision gets no links.
+ */
+function carriesLinks(protocolVersion: string | undefined): boolean {
+  return protocolVersion !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(protocolVersion) && protocolVersion >= '2025-06-18';
 }
 
 /**
@@ -157,9 +166,10 @@ export function toolErrorResult(code: string, message: string, nextStep: string 
 }
 
 /** A tool's outcome as a `CallToolResult`: its structured content, and the same as JSON text. */
-export function toolResultOf(outcome: ToolOutcome): CallToolResult {
+export function toolResultOf(outcome: ToolOutcome, protocolVersion: string | undefined): CallToolResult {
+  const links = outcome.links !== undefined && carriesLinks(protocolVersion) ? outcome.links : [];
   return {
-    content: [{ type: 'text', text: outcome.text ?? JSON.stringify(outcome.structured, null, 2) }],
+    content: [{ type: 'text', text: outcome.text ?? JSON.stringify(outcome.structured, null, 2) }, ...links],
     structuredContent: outcome.structured,
     isError: outcome.isError ?? false,
   };

@@ -20,6 +20,23 @@ export interface ToolCallContext {
   readonly principal: string | undefined;
   /** Present when the caller declared the tasks extension: long work may become a task instead of a result. */
   readonly tasks?: TaskOffer;
+  /** The request's protocol revision (the legacy session's negotiated one), when known: what content it can carry. */
+  readonly protocolVersion?: string;
+  /** Present when the client asked for progress (`_meta.progressToken`): reports on that request's own stream. */
+  readonly progress?: ProgressReporter;
+}
+
+/** Sends `notifications/progress` for the request being served; values that do not increase are dropped. */
+export type ProgressReporter = (progress: number, message?: string) => void;
+
+/** 2025-06-18 on: a link to a resource the client may read, listed after the result's text. */
+export interface ResourceLink {
+  readonly type: 'resource_link';
+  readonly uri: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly size?: number;
 }
 
 /**
@@ -33,6 +50,8 @@ export interface ToolOutcome {
   readonly structured: Record<string, unknown>;
   readonly text?: string;
   readonly isError?: boolean;
+  /** Resources the result refers to (the whole output of a command), for clients whose revision has links. */
+  readonly links?: readonly ResourceLink[];
 }
 
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {

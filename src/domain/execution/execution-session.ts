@@ -1,3 +1,4 @@
+import type { CapturedOutput } from './captured-output.js';
 import type { CommandLaunch, CommandOutcome, ExecutionEvent, OutputChunk, OutputStream } from './execution-types.js';
 
 /** One started command inside a session. */
@@ -13,6 +14,10 @@ export interface RunningCommand {
   /** Resolves when the process group is gone and its outcome is final. */
   finished(): Promise<CommandOutcome>;
   read(stream: OutputStream, offset: number, maxBytes: number): OutputChunk;
+  /** The whole output of a stream, by byte range (optional: a command that keeps only `read`'s capped capture). */
+  capturedOutput?(stream: OutputStream): CapturedOutput;
+  /** Deletes the kept output (its spool files); later reads of it fail. Idempotent. */
+  discardOutput?(): void;
   /** Writes to the command's stdin. Throws when the command has ended or stdin was closed. */
   writeInput(data: string): Promise<void>;
   closeInput(): void;

@@ -12,6 +12,18 @@ export interface PolicySummary {
   readonly matched_rule: string;
 }
 
+/** Ours: one output stream as a whole, and what the receipt's text of it leaves out. */
+export interface OutputDigest {
+  /** Bytes the command wrote. */
+  readonly total_bytes: number;
+  /** Bytes kept and readable as a resource (all of them unless the spool's cap was reached). */
+  readonly kept_bytes: number;
+  /** SHA-256 (hex) of the kept bytes: the resource's digest. */
+  readonly sha256: string;
+  /** Bytes the receipt's text does not show (between its head and tail, and past what was kept). */
+  readonly omitted_bytes: number;
+}
+
 export type ReceiptStatus = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
 /**
@@ -52,6 +64,11 @@ export interface UnsignedReceipt {
    * sandbox compared them in a writable workspace (docs/security.md). Empty: none changed. Absent: not compared.
    */
   readonly run_on_open_changes?: readonly string[];
+  /**
+   * Ours, additive (issue 24): per stream, the size and digest of the whole output. When `omitted_bytes` is not 0,
+   * `stdout`/`stderr` hold the head and the tail around a `[... N bytes omitted ...]` line.
+   */
+  readonly output?: { readonly stdout: OutputDigest; readonly stderr: OutputDigest };
 }
 
 export interface ExecutionReceipt extends UnsignedReceipt {

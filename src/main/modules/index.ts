@@ -1,5 +1,6 @@
 import type { ContainerModule } from 'inversify';
 import { coreModule } from './core-module.js';
+import { outputModule } from './output-module.js';
 import { policyModule } from './policy-module.js';
 import { protocolModule } from './protocol-module.js';
 import { receiptsModule } from './receipts-module.js';
@@ -21,4 +22,5 @@ export const SERVER_MODULES: readonly ContainerModule[] = Object.freeze([
   sandboxModule,
   receiptsModule,
   terminalModule,
+  outputModule,
 ]);

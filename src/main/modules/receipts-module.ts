@@ -4,6 +4,8 @@ import { typedModule } from '../typed-module.js';
 import type { Logger } from '../../application/logging/logger.js';
 import { ReceiptRecorder } from '../../application/terminal/receipt-recorder.js';
 import { SecretRedactor } from '../../application/terminal/secret-redactor.js';
+import type { OutputArchive } from '../../application/terminal/output-archive.js';
+import type { TerminalSettings } from '../../application/terminal/terminal-settings.js';
 import { HmacReceiptSigner } from '../../adapters/receipts/hmac-receipt-signer.js';
 import { JsonlReceiptAuditLog } from '../../adapters/receipts/jsonl-receipt-audit-log.js';
 import type { ReceiptAuditLog } from '../../domain/terminal/receipt-audit-log.js';
@@ -25,8 +27,23 @@ export const receiptsModule = typedModule(({ bind }) => {
     [TYPES.Config],
   );
   bind<ReceiptRecorder>(TYPES.ReceiptRecorder).toResolvedValue(
-    (signer: ReceiptSigner, redactor: SecretRedactor, auditLog: ReceiptAuditLog | undefined, logger: Logger, newReceiptId: IdGenerator) =>
-      new ReceiptRecorder({ signer, redactor, auditLog, logger, signalNumber, newReceiptId }),
-    [TYPES.ReceiptSigner, TYPES.SecretRedactor, { serviceIdentifier: TYPES.ReceiptAuditLog, optional: true }, TYPES.Logger, TYPES.NewId],
+    (
+      signer: ReceiptSigner,
+      redactor: SecretRedactor,
+      auditLog: ReceiptAuditLog | undefined,
+      logger: Logger,
+      newReceiptId: IdGenerator,
+      archive: OutputArchive,
+      settings: TerminalSettings,
+    ) => new ReceiptRecorder({ signer, redactor, auditLog, logger, signalNumber, newReceiptId, archive, outputBudget: settings.outputBudget }),
+    [
+      TYPES.ReceiptSigner,
+      TYPES.SecretRedactor,
+      { serviceIdentifier: TYPES.ReceiptAuditLog, optional: true },
+      TYPES.Logger,
+      TYPES.NewId,
+      TYPES.OutputArchive,
+      TYPES.TerminalSettings,
+    ],
   );
 });

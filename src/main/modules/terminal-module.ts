@@ -12,6 +12,7 @@ import type { SecretRedactor } from '../../application/terminal/secret-redactor.
 import { SessionOverview } from '../../application/terminal/session-overview.js';
 import { TerminalSessionStore } from '../../application/terminal/terminal-session-store.js';
 import type { TerminalSettings } from '../../application/terminal/terminal-settings.js';
+import type { OutputArchive } from '../../application/terminal/output-archive.js';
 import type { TerminalToolkit } from '../../application/terminal/terminal-toolkit.js';
 import { terminalTools } from '../../application/terminal/terminal-tools.js';
 import type { ToolDefinition } from '../../application/tools/tool-definition.js';
@@ -24,7 +25,7 @@ import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../../application/terminal/clock.js';
 import { signalNumber } from '../signal-number.js';
-import { TYPES, type IdGenerator, type ServerEnvironment } from '../types.js';
+import { TYPES, type IdGenerator, type OutputSpool, type ServerEnvironment } from '../types.js';
 
 /**
  * The terminal: execution sessions (child processes, through the confinement), the one store of terminal sessions
@@ -40,6 +41,7 @@ export const terminalModule = typedModule(({ bind }) => {
         defaultTimeoutSeconds: config.commandTimeoutSeconds,
         maxTimeoutSeconds: config.maxCommandTimeoutSeconds,
         maxOutputBytes: config.maxOutputBytes,
+        outputBudget: Object.freeze({ maxBytes: config.resultMaxBytes, maxLines: config.resultMaxLines, stripAnsi: false }),
         maxProcessesPerSession: config.maxProcessesPerSession,
         approvalTtlSeconds: config.approvalTtlSeconds,
         // Reported in plans and receipts: whatever confinement is bound, a rebound one included, speaks for itself.
@@ -48,9 +50,15 @@ export const terminalModule = typedModule(({ bind }) => {
     [TYPES.Config, TYPES.PolicySettings, TYPES.CommandConfinement],
   );
   bind<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory).toResolvedValue(
-    (config: Config, confinement: CommandConfinement, serverEnv: ServerEnvironment) =>
-      new ChildProcessSessionFactory({ maxProcessesPerSession: config.maxProcessesPerSession, confinement, serverEnv }),
-    [TYPES.Config, TYPES.CommandConfinement, TYPES.ServerEnvironment],
+    (config: Config, confinement: CommandConfinement, serverEnv: ServerEnvironment, policy: PolicySettings, spool: OutputSpool) =>
+      new ChildProcessSessionFactory({
+        maxProcessesPerSession: config.maxProcessesPerSession,
+        confinement,
+        serverEnv,
+        nonInteractive: policy.nonInteractive,
+        ...(spool.settings === undefined ? {} : { spool: spool.settings }),
+      }),
+    [TYPES.Config, TYPES.CommandConfinement, TYPES.ServerEnvironment, TYPES.PolicySettings, TYPES.OutputSpool],
   );
   bind<TerminalSessionStore>(TYPES.TerminalSessionStore).toResolvedValue(
     (config: Config, factory: ExecutionSessionFactory, newId: IdGenerator) => {
@@ -107,7 +115,8 @@ export const terminalModule = typedModule(({ bind }) => {
       stdin: CommandInput,
       sessions: SessionOverview,
       confinement: CommandConfinement,
-    ) => ({ settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber, sandboxReadiness: () => confinement.readiness() }),
+      outputs: OutputArchive,
+    ) => ({ settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber, sandboxReadiness: () => confinement.readiness(), outputs }),
     [
       TYPES.TerminalSettings,
       TYPES.PlanService,
@@ -118,6 +127,7 @@ export const terminalModule = typedModule(({ bind }) => {
       TYPES.CommandInput,
       TYPES.SessionOverview,
       TYPES.CommandConfinement,
+      TYPES.OutputArchive,
     ],
   );
   bind<ToolDefinition[]>(TYPES.Tools).toResolvedValue((kit: TerminalToolkit) => terminalTools(kit), [TYPES.TerminalToolkit]);

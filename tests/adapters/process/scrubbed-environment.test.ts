@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { scrubEnvironment } from '../../../src/adapters/process/scrubbed-environment';
+import { NON_INTERACTIVE_ENVIRONMENT } from '../../../src/domain/execution/non-interactive-environment';
 import { TRUSTED_PATH } from '../../../src/domain/execution/trusted-launch';
 
 describe('scrubEnvironment', () => {
@@ -27,8 +28,19 @@ describe('scrubEnvironment', () => {
       GIT_CONFIG_GLOBAL: '/dev/null',
       GIT_CONFIG_NOSYSTEM: '1',
       GIT_CEILING_DIRECTORIES: '/work',
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+      GIT_EDITOR: 'true',
+      EDITOR: 'true',
       GIT_TERMINAL_PROMPT: '0',
+      DEBIAN_FRONTEND: 'noninteractive',
     });
+  });
+
+  it('takes the non-interactive values it is given, but never lets them replace PATH, HOME or the git isolation', () => {
+    const nonInteractive = { ...NON_INTERACTIVE_ENVIRONMENT, PAGER: 'less -FRX', EDITOR: 'ed' };
+    const environment = scrubEnvironment({ PAGER: 'more' }, '/work/project', '/work/project', nonInteractive);
+    expect(environment).toMatchObject({ PAGER: 'less -FRX', EDITOR: 'ed', GIT_EDITOR: 'true', PATH: TRUSTED_PATH, HOME: '/work/project' });
   });
 
   it('copies locale, terminal and temp settings only when the server has them', () => {

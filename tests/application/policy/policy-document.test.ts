@@ -1,4 +1,5 @@
 import { DEFAULT_POLICY_SETTINGS, parsePolicyDocument } from '../../../src/application/policy/policy-document';
+import { NON_INTERACTIVE_ENVIRONMENT } from '../../../src/domain/execution/non-interactive-environment';
 import { PolicyFileInvalid } from '../../../src/domain/policy/policy-errors';
 import { DefaultPolicyEngine } from '../../../src/application/policy/default-policy-engine';
 import { ConfigurationError } from '../../../src/domain/errors';
@@ -22,6 +23,7 @@ describe('policy document', () => {
       extraReadOnlyCommands: [],
       deniedCommands: [],
       approvalCommands: [],
+      nonInteractive: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_EDITOR: 'true', EDITOR: 'true', GIT_TERMINAL_PROMPT: '0', DEBIAN_FRONTEND: 'noninteractive' },
     });
     expect(Object.isFrozen(DEFAULT_POLICY_SETTINGS)).toBe(true);
   });
@@ -37,6 +39,7 @@ describe('policy document', () => {
       extraReadOnlyCommands: ['jq'],
       approvalCommands: ['tree'],
       deniedCommands: ['find'],
+      nonInteractive: NON_INTERACTIVE_ENVIRONMENT,
     });
   });
 
@@ -48,7 +51,13 @@ describe('policy document', () => {
       extraReadOnlyCommands: ['jq', 'yq'],
       approvalCommands: [],
       deniedCommands: ['make'],
+      nonInteractive: NON_INTERACTIVE_ENVIRONMENT,
     });
+  });
+
+  it('replaces the non-interactive values it names and keeps the others', () => {
+    const settings = parsePolicyDocument('environment:\n  PAGER: less -FRX\n  GIT_TERMINAL_PROMPT: "1"\n', 'yaml');
+    expect(settings.nonInteractive).toEqual({ ...NON_INTERACTIVE_ENVIRONMENT, PAGER: 'less -FRX', GIT_TERMINAL_PROMPT: '1' });
   });
 
   it('keeps the base settings for everything the file does not mention', () => {
@@ -64,6 +73,9 @@ describe('policy document', () => {
     ['commands:\n  write: [rm]', 'yaml', 'commands.write', /unknown key/],
     ['commands:\n  read_only: [jq, 3]', 'yaml', 'commands.read_only[1]', /expected string/],
     ['- mode', 'yaml', '(root)', /expected object/],
+    ['environment:\n  LD_PRELOAD: /x.so', 'yaml', 'environment.LD_PRELOAD', /unknown key/],
+    ['{"environment":{"PAGER":"a\\u0000b"}}', 'json', 'environment.PAGER', /must not contain a NUL byte/],
+    ['environment:\n  EDITOR: 3', 'yaml', 'environment.EDITOR', /expected string/],
   ] as const)('rejects %j naming the field %s', (text, format, field, message) => {
     const error = failure(text, format);
     expect(error.details).toEqual({ field });

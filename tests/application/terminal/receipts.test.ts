@@ -21,7 +21,7 @@ describe('receipts', () => {
     expect(Object.keys(receipt)).toEqual([
       'schema_version', 'id', 'plan_id', 'session_id', 'command_id', 'command', 'command_sha256', 'cwd', 'mode', 'risk',
       'approved', 'policy', 'status', 'started_at', 'finished_at', 'duration_ms', 'exit_code', 'signal', 'stdout',
-      'stderr', 'output_truncated', 'confinement', 'signature',
+      'stderr', 'output_truncated', 'confinement', 'output', 'signature',
     ]);
     expect(receipt).toMatchObject({
       schema_version: '1.0',
@@ -85,7 +85,9 @@ describe('receipts', () => {
     writeFileSync(path.join(fixture.root, 'big.txt'), 'x'.repeat(5000));
     const receipt = (await fixture.ok('terminal_execute', { command: 'cat big.txt' })) as unknown as ExecutionReceipt;
     expect(receipt.output_truncated).toBe(true);
-    expect(Buffer.byteLength(receipt.stdout)).toBe(1024);
+    // Without a spool only the capture (MAX_OUTPUT_BYTES) is kept: shown whole, and the rest counted as omitted.
+    expect(receipt.stdout).toBe(`${'x'.repeat(1024)}\n[... 3976 bytes omitted ...]\n`);
+    expect(receipt.output?.stdout).toMatchObject({ total_bytes: 5000, kept_bytes: 1024, omitted_bytes: 3976 });
   });
 
   test('every receipt is appended to the audit log as one JSON line', async () => {

@@ -5,6 +5,7 @@ import type { ExecutionResult } from '../execution-service.js';
 import { nonEmptyString, waitSecondsField } from '../terminal-input-fields.js';
 import { objectUnion, receiptSchema, runningExecutionSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
+import { outputLinks } from '../output-links.js';
 
 export function terminalExecuteTool({ execution, settings, reader, signals }: Pick<TerminalToolkit, 'execution' | 'settings' | 'reader' | 'signals'>): ToolDefinition {
   const input = z
@@ -19,6 +20,8 @@ export function terminalExecuteTool({ execution, settings, reader, signals }: Pi
         'How long to wait for the command before answering. Omitted: until it finishes. 0: answer at once with status "running" and poll terminal_read.',
       ),
       open_stdin: z.boolean().optional().describe('Keep stdin open for terminal_input (default: closed, like /dev/null).'),
+      // Issue 24. Terse: the catalogue's size is budgeted (tests/e2e/tool-catalog-size.test.ts); docs/tools.md says more.
+      strip_ansi: z.boolean().optional().describe('Strip ANSI.'),
     })
     .strict()
     .refine((args) => (args.plan_id === undefined) !== (args.command === undefined), {
@@ -42,8 +45,14 @@ export function terminalExecuteTool({ execution, settings, reader, signals }: Pi
     annotations: { readOnlyHint: false, destructiveHint: true },
     async call(args, context) {
       // A client that takes tasks gets one when the command outlives the wait, which is then short by default.
-      const waitSeconds = args.wait_seconds ?? context.tasks?.waitSeconds;
-      const options = { waitSeconds, openStdin: args.open_stdin, signal: context.signal };
+      const budget = { stripAnsi: args.strip_ansi };
+      const options = {
+        waitSeconds: args.wait_seconds ?? context.tasks?.waitSeconds,
+        openStdin: args.open_stdin,
+        signal: context.signal,
+        recording: { budget, owner: context.principal },
+        progress: context.progress,
+      };
       const result =
         args.plan_id !== undefined && args.session_id !== undefined
           ? await execution.execute(args.session_id, args.plan_id, options)
@@ -61,7 +70,9 @@ export function terminalExecuteTool({ execution, settings, reader, signals }: Pi
 
 /** Seed: the receipt is returned in full, with `isError: true` unless the command succeeded. */
 function executionOutcome(result: ExecutionResult, stdinOpen: boolean): ToolOutcome {
-  if (result.kind === 'finished') return { structured: { ...result.receipt }, isError: result.receipt.status !== 'succeeded' };
+  if (result.kind === 'finished') {
+    return { structured: { ...result.receipt }, isError: result.receipt.status !== 'succeeded', links: outputLinks(result.receipt) };
+  }
   const { plan, command } = result;
   const outcome = command.outcome();
   return {

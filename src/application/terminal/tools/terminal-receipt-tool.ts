@@ -3,6 +3,7 @@ import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js'
 import { nonEmptyString, sessionIdField } from '../terminal-input-fields.js';
 import { objectUnion, receiptSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
+import { outputLinks } from '../output-links.js';
 
 export function terminalReceiptTool({ execution }: Pick<TerminalToolkit, 'execution'>): ToolDefinition {
   return defineTool({
@@ -19,7 +20,7 @@ export function terminalReceiptTool({ execution }: Pick<TerminalToolkit, 'execut
     annotations: { readOnlyHint: true, destructiveHint: false },
     async call(args) {
       const receipt = execution.receipt(args.session_id, args.plan_id);
-      return { structured: receipt ? { ...receipt } : { receipt: null } };
+      return receipt ? { structured: { ...receipt }, links: outputLinks(receipt) } : { structured: { receipt: null } };
     },
   });
 }

@@ -3,7 +3,7 @@ import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js'
 import { sessionIdField } from '../terminal-input-fields.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalSessionCloseTool({ sessions }: Pick<TerminalToolkit, 'sessions'>): ToolDefinition {
+export function terminalSessionCloseTool({ sessions, outputs }: Pick<TerminalToolkit, 'sessions' | 'outputs'>): ToolDefinition {
   return defineTool({
     name: 'terminal_session_close',
     title: 'Close an execution session',
@@ -13,6 +13,7 @@ export function terminalSessionCloseTool({ sessions }: Pick<TerminalToolkit, 'se
     annotations: { readOnlyHint: false, destructiveHint: true },
     async call(args) {
       await sessions.close(args.session_id);
+      outputs?.discardSession(args.session_id);
       return { structured: { session_id: args.session_id, closed: true } };
     },
   });
