@@ -22,6 +22,13 @@ export interface Expansion {
   readonly text: string;
   /** The commands of a command, backtick or process substitution. */
   readonly body?: CommandList;
+  /**
+   * Where the construct's (unknown) value would be inserted in the word's `value`, as an offset. Set on the
+   * insertions: parameters, command, backtick and process substitutions, arithmetic, and `$'...'`. Absent on the
+   * flags (glob, tilde, brace), whose text is already literal in `value`, and on `$"..."`, whose text is literal
+   * there too (its own expansions carry their offsets). word-parts.ts reads a word as ordered parts from it.
+   */
+  readonly at?: number;
 }
 
 export interface Word {
@@ -30,6 +37,10 @@ export interface Word {
   readonly end: number;
   /** The word after quote removal; expansions contribute nothing because their value is unknown. */
   readonly value: string;
+  /**
+   * In source order; each insertion's `at` is an offset in `value`, so offsets never decrease. A word rewritten by
+   * the option reader keeps the expansions of the words it was made from, with the offsets they had there.
+   */
   readonly expansions: readonly Expansion[];
   /**
    * Set on a word rewritten by the option reader (options/option-reader.ts) as `-xVALUE`: where VALUE starts in

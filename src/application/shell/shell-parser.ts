@@ -10,8 +10,9 @@ export { MAX_COMMANDS_PER_LINE, MAX_WORDS_PER_LINE } from './shell-cursor.js';
  * whatever it cannot represent faithfully must fail, because the policy judges exactly what this returns.
  *
  * The reading is layered, one file per job: shell-tokens.ts (the vocabulary), shell-cursor.ts (position, nesting,
- * budget), word-reader.ts (words and their expansions), redirection-reader.ts (redirections, here-documents),
- * shell-grammar.ts (lists, pipelines, commands); shell-ast.ts is what they build.
+ * budget), word-reader.ts (words and their expansions; word-parts.ts reads a word as ordered parts),
+ * redirection-reader.ts (redirections, here-documents), shell-grammar.ts (lists, pipelines, commands); shell-ast.ts is
+ * what they build.
  */
 export function parseShellCommand(source: string, options: ParseOptions = {}): ParsedCommandLine {
   return new ShellGrammar(source, false, 0, options.controlStructures === true, { words: 0, commands: 0 }).parseLine();

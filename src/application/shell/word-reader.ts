@@ -39,7 +39,7 @@ export abstract class WordReader extends ShellCursor {
       const c = this.src[this.pos] as string;
       if (WORD_BREAKS.has(c)) {
         if (!this.atProcessSubstitution()) break;
-        expansions.push(this.readProcessSubstitution());
+        expansions.push(this.readProcessSubstitution(value.length));
         continue;
       }
       switch (c) {
@@ -58,13 +58,13 @@ export abstract class WordReader extends ShellCursor {
           break;
         }
         case '"':
-          value += this.readDoubleQuoted(expansions);
+          value += this.readDoubleQuoted(expansions, value.length);
           break;
         case '$':
-          value += this.readDollar(expansions, false);
+          value += this.readDollar(expansions, false, value.length);
           break;
         case '`':
-          expansions.push(this.readBacktick(false));
+          expansions.push(this.readBacktick(false, value.length));
           break;
         case '*':
         case '?':
@@ -115,8 +115,11 @@ export abstract class WordReader extends ShellCursor {
     return { raw, start, end: this.pos, value: value === raw ? raw : value, expansions: expansions.length === 0 ? NONE : expansions };
   }
 
-  /** Reads `"..."`; returns the literal text, adds expansions found inside. */
-  private readDoubleQuoted(expansions: Expansion[]): string {
+  /**
+   * Reads `"..."`; returns the literal text, adds expansions found inside. `base` is where the returned text will
+   * start in the word's value, so each expansion's `at` is `base` plus the text read before it.
+   */
+  private readDoubleQuoted(expansions: Expansion[], base: number): string {
     this.pos += 1;
     let value = '';
     for (;;) {
@@ -136,9 +139,9 @@ export abstract class WordReader extends ShellCursor {
         }
         this.pos += 2;
       } else if (c === '$') {
-        value += this.readDollar(expansions, true);
+        value += this.readDollar(expansions, true, base + value.length);
       } else if (c === '`') {
-        expansions.push(this.readBacktick(true));
+        expansions.push(this.readBacktick(true, base + value.length));
       } else {
         value += c;
         this.pos += 1;
@@ -146,13 +149,16 @@ export abstract class WordReader extends ShellCursor {
     }
   }
 
-  /** Reads whatever starts with `$`; returns its literal contribution (only a lone `$` has one). */
-  private readDollar(expansions: Expansion[], insideDoubleQuotes: boolean): string {
+  /**
+   * Reads whatever starts with `$`; returns its literal contribution (a lone `$`, or the text of `$"..."`). `at` is
+   * the offset in the word's value where it stands.
+   */
+  private readDollar(expansions: Expansion[], insideDoubleQuotes: boolean, at: number): string {
     const start = this.pos;
     const next = this.src[this.pos + 1];
     if (next === '(' && this.src[this.pos + 2] === '(') {
       this.pos = scanArithmeticEnd(this.src, start + 3);
-      expansions.push({ feature: 'arithmetic_expansion', text: this.src.slice(start, this.pos) });
+      expansions.push({ feature: 'arithmetic_expansion', text: this.src.slice(start, this.pos), at });
       return '';
     }
     if (next === '(') {
@@ -160,33 +166,34 @@ export abstract class WordReader extends ShellCursor {
       const body = this.nested(() => this.parseList(')'));
       if (this.src[this.pos] !== ')') throw this.syntaxError("command substitution is not closed with ')'", true);
       this.pos += 1;
-      expansions.push({ feature: 'command_substitution', text: this.src.slice(start, this.pos), body });
+      expansions.push({ feature: 'command_substitution', text: this.src.slice(start, this.pos), body, at });
       return '';
     }
     if (next === '{') {
       this.pos = scanBracedParameterEnd(this.src, start + 2);
-      expansions.push({ feature: 'parameter_expansion', text: this.src.slice(start, this.pos) });
+      expansions.push({ feature: 'parameter_expansion', text: this.src.slice(start, this.pos), at });
       return '';
     }
     if (next !== undefined && /[A-Za-z_]/.test(next)) {
       const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(this.src.slice(start + 1)) as RegExpExecArray;
       this.pos = start + 1 + name[0].length;
-      expansions.push({ feature: 'parameter_expansion', text: this.src.slice(start, this.pos) });
+      expansions.push({ feature: 'parameter_expansion', text: this.src.slice(start, this.pos), at });
       return '';
     }
     if (next !== undefined && SPECIAL_PARAMETERS.has(next)) {
       this.pos = start + 2;
-      expansions.push({ feature: 'parameter_expansion', text: this.src.slice(start, this.pos) });
+      expansions.push({ feature: 'parameter_expansion', text: this.src.slice(start, this.pos), at });
       return '';
     }
     if (!insideDoubleQuotes && next === "'") {
       this.pos = scanDollarQuoteEnd(this.src, start + 2);
-      expansions.push({ feature: 'dollar_quote', text: this.src.slice(start, this.pos) });
+      expansions.push({ feature: 'dollar_quote', text: this.src.slice(start, this.pos), at });
       return '';
     }
     if (!insideDoubleQuotes && next === '"') {
       this.pos += 1;
-      const value = this.readDoubleQuoted(expansions);
+      // The text of `$"..."` is literal in the value (translation aside): a flag, not an insertion, so no `at`.
+      const value = this.readDoubleQuoted(expansions, at);
       expansions.push({ feature: 'dollar_quote', text: this.src.slice(start, this.pos) });
       return value;
     }
@@ -194,14 +201,14 @@ export abstract class WordReader extends ShellCursor {
     return '$';
   }
 
-  private readBacktick(insideDoubleQuotes: boolean): Expansion {
+  private readBacktick(insideDoubleQuotes: boolean, at: number): Expansion {
     const start = this.pos;
     const { body, end } = scanBacktickBody(this.src, start + 1, insideDoubleQuotes);
     this.pos = end;
     if (!this.mayNestOnce()) throw this.syntaxError('substitutions are nested too deeply');
     const parsed = this.parseBacktickBody(body);
     if (parsed.hasComment) this.hasComment = true;
-    return { feature: 'backtick_substitution', text: this.src.slice(start, this.pos), body: parsed.list };
+    return { feature: 'backtick_substitution', text: this.src.slice(start, this.pos), body: parsed.list, at };
   }
 
   protected atProcessSubstitution(): boolean {
@@ -209,17 +216,20 @@ export abstract class WordReader extends ShellCursor {
     return (c === '<' || c === '>') && this.src[this.pos + 1] === '(';
   }
 
-  private readProcessSubstitution(): Expansion {
+  private readProcessSubstitution(at: number): Expansion {
     const start = this.pos;
     this.pos += 2;
     const body = this.nested(() => this.parseList(')'));
     if (this.src[this.pos] !== ')') throw this.syntaxError("process substitution is not closed with ')'", true);
     this.pos += 1;
-    return { feature: 'process_substitution', text: this.src.slice(start, this.pos), body };
+    return { feature: 'process_substitution', text: this.src.slice(start, this.pos), body, at };
   }
 }
 
-/** Globs, tildes and braces are flags: each (feature, text) is recorded once per word. */
+/**
+ * Globs, tildes and braces are flags: each (feature, text) is recorded once per word, with no `at`, because their
+ * text stays literal in the value (the shell may expand it later; nothing is inserted where they stand).
+ */
 function flagOnce(expansions: Expansion[], feature: WordFeature, text: string): void {
   if (!expansions.some((e) => e.feature === feature && e.text === text)) expansions.push({ feature, text });
 }
