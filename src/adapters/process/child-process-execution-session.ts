@@ -5,6 +5,8 @@ import type { CommandLaunch, ExecutionEvent } from '../../domain/execution/execu
 import { settledWithin } from '../../application/timing/within.js';
 import { ChildProcessRunningCommand, type CommandEventSink } from './child-process-running-command.js';
 import { scrubEnvironment } from './scrubbed-environment.js';
+import { PtyTerminal } from './pty-terminal.js';
+import { scriptLaunch, terminalEnvironment } from './pty-launch.js';
 
 export interface ChildProcessSessionOptions {
   readonly id: string;
@@ -62,23 +64,31 @@ export class ChildProcessExecutionSession implements ExecutionSession {
     const running = this.history.filter((command) => !command.ended).length;
     if (running >= this.options.maxProcesses) throw new ProcessLimitReached(this.options.maxProcesses);
     // Throws SandboxUnavailable before anything starts: the command is refused, never run unconfined.
+    const { terminal: size } = launch;
+    const environment = scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd);
+    // A terminal session: `script` opens the pseudo-terminal inside the confinement (docs/terminal-sessions.md).
     const confined = this.options.confinement.confine({
-      launch: launch.launch,
+      launch: size ? scriptLaunch(launch.launch, size) : launch.launch,
       cwd: launch.cwd,
-      environment: scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd),
+      environment: size ? { ...environment, ...terminalEnvironment() } : environment,
     });
     this.touch();
+    const terminal = size ? new PtyTerminal(size) : undefined;
     const command = new ChildProcessRunningCommand({
+      terminal,
       id: this.options.newCommandId(),
       sessionId: this.id,
-      launch,
+      // The terminal's keyboard is the launcher's stdin.
+      launch: size ? { ...launch, stdin: 'open' } : launch,
       commandText,
       confined,
       killGraceMs: this.options.killGraceMs,
       outputSettleMs: this.options.outputSettleMs,
       now: this.options.now,
       events: this.eventSink(),
+      ...(terminal ? { onStdout: (chunk: Buffer) => terminal.output(chunk) } : {}),
     });
+    terminal?.attach(command);
     this.history.push(command);
     this.forgetOldCommands();
     return command;

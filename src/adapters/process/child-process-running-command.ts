@@ -11,6 +11,7 @@ import type {
   OutputStream,
 } from '../../domain/execution/execution-types.js';
 import type { ConfinedLaunch } from '../../domain/execution/command-confinement.js';
+import type { InteractiveTerminal } from '../../domain/execution/interactive-terminal.js';
 import { OutputBuffer } from './output-buffer.js';
 import { groupIsAlive, signalGroup, terminateGroup } from './process-group.js';
 
@@ -43,6 +44,10 @@ export interface ChildProcessCommandOptions {
   readonly outputSettleMs: number;
   readonly now: () => number;
   readonly events: CommandEventSink;
+  /** Sees every stdout byte as it arrives, including bytes beyond the output cap (a terminal session's screen). */
+  readonly onStdout?: (chunk: Buffer) => void;
+  /** A terminal session's terminal (its stdin is the keyboard). */
+  readonly terminal?: InteractiveTerminal;
 }
 
 type TerminationReason = 'cancelled' | 'timed_out';
@@ -63,6 +68,7 @@ interface FinalState {
 export class ChildProcessRunningCommand implements RunningCommand {
   readonly id: string;
   readonly pid: number | undefined;
+  readonly terminal: InteractiveTerminal | undefined;
   private readonly child: ChildProcess | undefined;
   private readonly startedAtMs: number;
   private readonly output: Record<OutputStream, OutputBuffer>;
@@ -90,6 +96,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
 
   constructor(private readonly options: ChildProcessCommandOptions) {
     this.id = options.id;
+    this.terminal = options.terminal;
     this.startedAtMs = options.now();
     const limit = options.launch.maxOutputBytes;
     this.output = { stdout: new OutputBuffer(limit), stderr: new OutputBuffer(limit) };
@@ -304,7 +311,9 @@ export class ChildProcessRunningCommand implements RunningCommand {
       return;
     }
     // Flowing mode drains the pipe continuously, so a child is never blocked by a full pipe, even after the cap.
+    const tap = stream === 'stdout' ? this.options.onStdout : undefined;
     readable.on('data', (chunk: Buffer) => {
+      tap?.(chunk);
       buffer.append(chunk);
       this.publishOutput(stream);
     });

@@ -1,4 +1,5 @@
 import type { ConfinementSummary } from '../execution/command-confinement.js';
+import type { TerminalSize } from '../execution/interactive-terminal.js';
 import type { PolicyDecision, PolicyMode } from '../policy/policy-types.js';
 import type { ApprovalGrant } from './approval-types.js';
 import type { FinalPlanStatus, PlanLimits, PlanStatus } from './plan-types.js';
@@ -19,6 +20,8 @@ export interface PlanFacts {
   readonly confinement: ConfinementSummary | undefined;
   /** Issued with the plan, only when the decision requires approval. */
   readonly approval: ApprovalGrant | undefined;
+  /** A terminal session (issue 24): the command runs on a pseudo-terminal of this size. */
+  readonly terminal?: TerminalSize;
 }
 
 /**
@@ -38,6 +41,7 @@ export class TerminalPlan implements PlanFacts {
   readonly limits: PlanLimits;
   readonly confinement: ConfinementSummary | undefined;
   readonly approval: ApprovalGrant | undefined;
+  readonly terminal: TerminalSize | undefined;
   private currentStatus: PlanStatus;
   private approvedAtIso: string | null = null;
   private startedCommandId: string | null = null;
@@ -53,6 +57,7 @@ export class TerminalPlan implements PlanFacts {
     this.limits = facts.limits;
     this.confinement = facts.confinement;
     this.approval = facts.approval;
+    this.terminal = facts.terminal;
     this.currentStatus = facts.decision.verdict === 'deny' ? 'blocked' : 'planned';
   }
 

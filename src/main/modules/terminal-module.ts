@@ -16,6 +16,7 @@ import { TerminalSessions } from '../../application/terminal/terminal-sessions.j
 import type { TerminalSettings } from '../../application/terminal/terminal-settings.js';
 import type { TerminalToolkit } from '../../application/terminal/terminal-toolkit.js';
 import { terminalTools } from '../../application/terminal/terminal-tools.js';
+import { TerminalScreens } from '../../application/terminal/interactive/terminal-screens.js';
 import type { ToolDefinition } from '../../application/tools/tool-definition.js';
 import { ChildProcessSessionFactory } from '../../adapters/process/child-process-session-factory.js';
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
@@ -115,7 +116,13 @@ export const terminalModule = typedModule(({ bind }) => {
       stdin: CommandInput,
       sessions: SessionOverview,
       confinement: CommandConfinement,
-    ) => ({ settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber, sandboxReadiness: () => confinement.readiness() }),
+      locator: CommandLocator,
+      redactor: SecretRedactor,
+    ) => ({
+      settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber,
+      terminals: new TerminalScreens(locator, redactor),
+      sandboxReadiness: () => confinement.readiness(),
+    }),
     [
       TYPES.TerminalSettings,
       TYPES.PlanService,
@@ -126,6 +133,8 @@ export const terminalModule = typedModule(({ bind }) => {
       TYPES.CommandInput,
       TYPES.SessionOverview,
       TYPES.CommandConfinement,
+      TYPES.CommandLocator,
+      TYPES.SecretRedactor,
     ],
   );
   bind<ToolDefinition[]>(TYPES.Tools).toResolvedValue((kit: TerminalToolkit) => terminalTools(kit), [TYPES.TerminalToolkit]);
