@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -89,7 +90,7 @@ describe('terminal sessions in sandboxed mode', () => {
     expect(readFileSync(path.join(workspace.root, 'f.txt'), 'utf8')).toBe('hello\n');
   });
 
-  test('the receipt of a terminal session names its command, start, end and exit', async () => {
+  test('the receipt of a terminal session names its command, start, end, exit, what was sent and the output digest', async () => {
     const { client } = server;
     const opened = await open(client, 'cat', { wait: { timeout_ms: 0 } });
     await typeAndWait(client, opened, [{ text: 'echo-me' }, { key: 'enter' }], '^echo-me\\necho-me$');
@@ -97,6 +98,14 @@ describe('terminal sessions in sandboxed mode', () => {
     const receipt = (await call(client, 'terminal_receipt', { session_id: opened.session_id, plan_id: opened.plan_id })).structuredContent;
     expect(receipt).toMatchObject({ command: 'cat', command_id: opened.command_id, status: 'succeeded', exit_code: 0, policy: { matched_rule: 'terminal_session_sandboxed', argv: ['/bin/bash', '-c', 'cat'] } });
     expect(receipt?.stdout).toContain('echo-me');
+    const stdout = String(receipt?.stdout);
+    expect(receipt?.terminal).toEqual({
+      cols: 120,
+      rows: 40,
+      input: 'echo-me\r\u0004',
+      output_sha256: createHash('sha256').update(stdout).digest('hex'),
+      output_bytes: Buffer.byteLength(stdout),
+    });
     expect(typeof receipt?.started_at).toBe('string');
     expect(typeof receipt?.finished_at).toBe('string');
   });

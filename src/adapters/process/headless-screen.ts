@@ -1,5 +1,11 @@
-import headless from '@xterm/headless';
+import * as headlessModule from '@xterm/headless';
 import type { ScreenSnapshot, ScrollbackSlice, TerminalSize } from '../../domain/execution/interactive-terminal.js';
+
+/**
+ * The package is CommonJS without named exports Node can detect: under Node's ESM loader the namespace holds only
+ * `default`; under a CommonJS loader (the tests' ts-jest) the namespace is the exports themselves.
+ */
+const headless = (headlessModule as unknown as { default?: typeof headlessModule }).default ?? headlessModule;
 
 /** Lines kept above the screen; more between two reads are reported as dropped. */
 const SCROLLBACK_LINES = 2000;
@@ -9,7 +15,7 @@ const SCROLLBACK_LINES = 2000;
  * what a person would see, with the cursor, and the lines that scrolled off the top since the last read.
  */
 export class HeadlessScreen {
-  private readonly terminal: headless.Terminal;
+  private readonly terminal: headlessModule.Terminal;
   /** Absolute index (scrolled-off lines counted from the start) of the first scrollback line not yet returned. */
   private readUpTo = 0;
   /** Lines trimmed from the top of the scrollback because it was full (xterm keeps SCROLLBACK_LINES). */

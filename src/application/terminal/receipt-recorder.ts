@@ -1,5 +1,6 @@
 import type { RunningCommand } from '../../domain/execution/execution-session.js';
 import { isLiveStatus, type CommandOutcome } from '../../domain/execution/execution-types.js';
+import type { TerminalTranscript } from '../../domain/execution/interactive-terminal.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ReceiptAuditLog } from '../../domain/terminal/receipt-audit-log.js';
 import type { ReceiptSigner } from '../../domain/terminal/receipt-signer.js';
@@ -62,6 +63,7 @@ export class ReceiptRecorder {
       output_truncated: outcome.truncated,
       ...(plan.confinement ? { confinement: plan.confinement } : {}),
       ...(outcome.runOnOpenChanges ? { run_on_open_changes: outcome.runOnOpenChanges.map((change) => redactor.redact(change)) } : {}),
+      ...(command.terminal ? { terminal: terminalFacts(command.terminal.transcript(), redactor) } : {}),
     });
     ledger.addReceipt(receipt);
     this.archive(receipt);
@@ -76,6 +78,11 @@ export class ReceiptRecorder {
       });
     });
   }
+}
+
+function terminalFacts(transcript: TerminalTranscript, redactor: SecretRedactor): NonNullable<ExecutionReceipt['terminal']> {
+  const { cols, rows, input, outputSha256, outputBytes } = transcript;
+  return { cols, rows, input: redactor.redact(input), output_sha256: outputSha256, output_bytes: outputBytes };
 }
 
 function finalStatus(outcome: CommandOutcome): ReceiptStatus {

@@ -136,6 +136,18 @@ export const receiptSchema = z
       .describe(
         'Workspace-relative paths of the files editors, agent hosts and git run on open (.git config, hooks, .vscode, .claude, .mcp.json...) that were added, removed or changed while the command ran; empty when none. Absent when the workspace was not writable or no sandbox compared them.',
       ),
+    // ours (issue 24): a terminal session's size, what was typed at it (redacted) and the digest of all its output.
+    terminal: z
+      .object({
+        cols: z.number().int(),
+        rows: z.number().int(),
+        input: z.string(),
+        output_sha256: sha256Hex,
+        output_bytes: z.number().int(),
+      })
+      .strict()
+      .optional()
+      .describe('A terminal session: its final size, what was sent to it (redacted), and the SHA-256 and size of everything it printed (stdout holds the transcript up to the output cap).'),
     signature: sha256Hex,
   })
   .strict();

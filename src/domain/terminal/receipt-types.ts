@@ -52,6 +52,17 @@ export interface UnsignedReceipt {
    * sandbox compared them in a writable workspace (docs/security.md). Empty: none changed. Absent: not compared.
    */
   readonly run_on_open_changes?: readonly string[];
+  /**
+   * Ours, additive (issue 24): a terminal session's final size, what was sent to it (redacted) and the SHA-256 and
+   * byte count of everything it printed, bytes beyond the output cap included (stdout keeps the capped transcript).
+   */
+  readonly terminal?: {
+    readonly cols: number;
+    readonly rows: number;
+    readonly input: string;
+    readonly output_sha256: string;
+    readonly output_bytes: number;
+  };
 }
 
 export interface ExecutionReceipt extends UnsignedReceipt {

@@ -38,8 +38,8 @@ const APPLICATION_CURSOR: Partial<Record<KeyName, string>> = {
 
 /** One step of what is typed: text as it is, or a named key. */
 export const keyStrokeSchema = z.union([
-  z.object({ text: z.string().min(1).max(65_536).describe('Text typed as is (no Enter added).') }).strict(),
-  z.object({ key: z.enum(KEY_NAMES).describe('A named key.') }).strict(),
+  z.object({ text: z.string().min(1).max(65_536) }).strict(),
+  z.object({ key: z.enum(KEY_NAMES) }).strict(),
 ]);
 export type KeyStroke = z.infer<typeof keyStrokeSchema>;
 

@@ -9,19 +9,19 @@ export const MAX_WAIT_MS = 60_000;
 const MAX_PATTERN_CHARS = 200;
 
 export const terminalSizeFields = {
-  cols: z.number().int().min(20).max(500).optional().describe('Terminal width in columns (default 120).'),
-  rows: z.number().int().min(5).max(200).optional().describe('Terminal height in rows (default 40).'),
+  cols: z.number().int().min(20).max(500).optional().describe('Default 120.'),
+  rows: z.number().int().min(5).max(200).optional().describe('Default 40.'),
 };
 
 export const waitField = z
   .object({
-    pattern: z.string().min(1).max(MAX_PATTERN_CHARS).optional().describe('Answer once this regular expression matches the screen.'),
-    quiet_ms: z.number().int().min(10).max(MAX_WAIT_MS).optional().describe('Answer once the screen has not changed for this long.'),
-    exit: z.boolean().optional().describe('Answer once the program has ended.'),
-    timeout_ms: z.number().int().min(0).max(MAX_WAIT_MS).describe('Answer after this long whatever happened.'),
+    pattern: z.string().min(1).max(MAX_PATTERN_CHARS).optional().describe('Regex on the screen.'),
+    quiet_ms: z.number().int().min(10).max(MAX_WAIT_MS).optional().describe('Screen unchanged this long.'),
+    exit: z.boolean().optional().describe('Program ended.'),
+    timeout_ms: z.number().int().min(0).max(MAX_WAIT_MS),
   })
   .strict()
-  .describe('What to wait for before answering (the first that happens); without it the answer is immediate.');
+  .describe('Answer when the first of these happens (else at once).');
 
 export type WaitArgument = z.infer<typeof waitField>;
 

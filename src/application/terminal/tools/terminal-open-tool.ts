@@ -11,22 +11,26 @@ const DEFAULT_OPEN_WAIT = { quiet_ms: 300, timeout_ms: 5000 };
 export function terminalOpenTool({ execution, terminals, settings }: Pick<TerminalToolkit, 'execution' | 'terminals' | 'settings'>): ToolDefinition {
   const input = z
     .object({
-      command: nonEmptyString('Program to run on the terminal (python3, bash, less file, vim file...), instead of plan_id.').optional(),
-      session_id: nonEmptyString('Execution session to open it in; with plan_id, the session of the approved plan.').optional(),
-      plan_id: nonEmptyString('An approved terminal-session plan to open (after terminal_approve).').optional(),
-      cwd: nonEmptyString('With command: working directory, relative to the workspace root.').optional(),
+      command: nonEmptyString('Program to run (python3, bash, less f, vim f).').optional(),
+      session_id: nonEmptyString('Session to open it in (with plan_id: the plan\'s).').optional(),
+      plan_id: nonEmptyString('An approved terminal plan (instead of command).').optional(),
+      cwd: nonEmptyString('Working directory in the workspace.').optional(),
       ...terminalSizeFields,
-      timeout_seconds: z.number().positive().max(settings.maxTimeoutSeconds).optional().describe(`With command: the session is closed after this long (default ${String(settings.maxTimeoutSeconds)}).`),
+      timeout_seconds: z.number().positive().max(settings.maxTimeoutSeconds).optional().describe(`Closed after (default ${String(settings.maxTimeoutSeconds)}).`),
       wait: waitField.optional(),
     })
     .strict()
     .refine((args) => (args.plan_id === undefined) !== (args.command === undefined), { message: 'give either command or plan_id (with session_id)', path: ['plan_id'] })
-    .refine((args) => args.plan_id === undefined || args.session_id !== undefined, { message: 'plan_id needs its session_id', path: ['session_id'] });
+    .refine((args) => args.plan_id === undefined || args.session_id !== undefined, { message: 'plan_id needs its session_id', path: ['session_id'] })
+    .refine((args) => args.plan_id === undefined || [args.cwd, args.cols, args.rows, args.timeout_seconds].every((field) => field === undefined), {
+      message: 'cwd, cols, rows and timeout_seconds belong to the plan; they are only accepted with command',
+      path: ['plan_id'],
+    });
   return defineTool({
     name: 'terminal_open',
     title: 'Open a terminal session',
     description:
-      'Run an interactive program (REPL, shell, pager, editor) on a terminal inside the sandbox and return its screen. Needs approval except in sandboxed mode. Then type with terminal_screen.',
+      'Run an interactive program on a terminal inside the sandbox and return its screen; type with terminal_screen. Needs approval except in sandboxed mode.',
     input,
     output: screenResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: true },

@@ -14,16 +14,16 @@ export function terminalScreenTool({ terminals }: Pick<TerminalToolkit, 'termina
         .array(keyStrokeSchema)
         .max(256)
         .optional()
-        .describe('Typed in order, e.g. [{"text": "1+41"}, {"key": "enter"}]. Keys: enter, tab, escape, backspace, delete, ctrl_c, ctrl_d, ctrl_z, ctrl_l, ctrl_u, ctrl_r, home, end, page_up, page_down, up, down, right, left.'),
-      resize: z.object(terminalSizeFields).strict().optional().describe('New terminal size (the program gets SIGWINCH).'),
+        .describe('Typed in order: [{"text": "1+41"}, {"key": "enter"}].'),
+      resize: z.object(terminalSizeFields).strict().optional().describe('New size.'),
       wait: waitField.optional(),
     })
     .strict();
   return defineTool({
     name: 'terminal_screen',
-    title: 'Type at a terminal session and read its screen',
+    title: 'Type at a terminal session',
     description:
-      'Type keys at a terminal session (optional), wait for a pattern, quiet or exit (optional), and return the rendered screen and the scrollback since the last read.',
+      'Type keys at a terminal session, optionally wait, and return its screen and the scrollback since the last read.',
     input,
     output: screenResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: true },
