@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { makeOutsideDir, openListener, RUNNING_AS_ROOT } from '../support/sandbox-attack';
+import { callToolOk, connectSdkOverStdio } from '../support/sdk-client';
 import { call, connectTerminalClient, screenCall, typeAndWait, type ScreenAnswer } from '../support/terminal-session-client';
 
 /*
@@ -180,6 +181,26 @@ describe.each(users)('a bash terminal session with the server as %s', (who) => {
       await listener.close();
       workspace.remove();
       outside.remove();
+    }
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('the v2 client (@modelcontextprotocol/client, %s era) drives a terminal session', (era) => {
+  test('python3: 1+41 gives 42, Ctrl-D ends it, and the receipt is readable', async () => {
+    const workspace = makeOutsideDir('term-mcp-terminal-v2-');
+    const { client } = await connectSdkOverStdio(era, { WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'sandboxed', LOG_LEVEL: 'error' });
+    try {
+      const opened = await callToolOk(client, 'terminal_open', { command: 'python3 -q', wait: { pattern: PROMPT, timeout_ms: 30_000 } });
+      const target = { session_id: opened.session_id, command_id: opened.command_id };
+      const answered = await callToolOk(client, 'terminal_screen', { ...target, keys: [{ text: '1+41' }, { key: 'enter' }], wait: { pattern: '^42$', timeout_ms: 30_000 } });
+      expect(answered).toMatchObject({ waited: 'pattern', status: 'running' });
+      const ended = await callToolOk(client, 'terminal_screen', { ...target, keys: [{ key: 'ctrl_d' }], wait: { exit: true, timeout_ms: 30_000 } });
+      expect(ended).toMatchObject({ finished: true, status: 'succeeded', exit_code: 0 });
+      const receipt = await callToolOk(client, 'terminal_receipt', { session_id: opened.session_id });
+      expect(receipt).toMatchObject({ command: 'python3 -q', exit_code: 0, terminal: { input: '1+41\r\u0004' } });
+    } finally {
+      await client.close();
+      workspace.remove();
     }
   });
 });
