@@ -40,7 +40,7 @@ describe.each<V1Transport>(['stdio', 'http'])('@modelcontextprotocol/sdk 1.32.2 
 
   test('lists the terminal tools, each with an object output schema (which admits refusals)', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(12);
+    expect(tools).toHaveLength(14);
     for (const tool of tools) expect(tool.outputSchema).toEqual({ type: 'object' });
   });
 

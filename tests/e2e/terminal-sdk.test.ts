@@ -12,6 +12,7 @@ import { makeTempWorkspace } from '../support/workspace';
 const TOOL_ORDER = [
   'terminal_plan', 'terminal_approve', 'terminal_execute', 'terminal_retry', 'terminal_pause', 'terminal_resume',
   'terminal_cancel', 'terminal_receipt', 'terminal_read', 'terminal_input', 'terminal_session_close', 'terminal_sessions',
+  'terminal_open', 'terminal_screen',
 ];
 
 describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the official SDK (%s era)', (era) => {
@@ -30,7 +31,7 @@ describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the off
       workspace.remove();
     });
 
-    test('tools/list has the twelve terminal tools in order, each with input and output schemas', async () => {
+    test('tools/list has the fourteen terminal tools in order, each with input and output schemas', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(TOOL_ORDER);
       for (const tool of tools) {

@@ -7,6 +7,8 @@ import { settledWithin } from '../../application/timing/within.js';
 import { ChildProcessRunningCommand, type CommandEventSink } from './child-process-running-command.js';
 import { scrubEnvironment } from './scrubbed-environment.js';
 import type { SpoolSettings } from './stream-spool.js';
+import { PtyTerminal } from './pty-terminal.js';
+import { scriptLaunch, terminalEnvironment } from './pty-launch.js';
 
 export interface ChildProcessSessionOptions {
   readonly id: string;
@@ -68,16 +70,22 @@ export class ChildProcessExecutionSession implements ExecutionSession {
     const running = this.history.filter((command) => !command.ended).length;
     if (running >= this.options.maxProcesses) throw new ProcessLimitReached(this.options.maxProcesses);
     // Throws SandboxUnavailable before anything starts: the command is refused, never run unconfined.
+    const { terminal: size } = launch;
+    const environment = scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd, this.options.nonInteractive);
+    // A terminal session: `script` opens the pseudo-terminal inside the confinement (docs/terminal-sessions.md).
     const confined = this.options.confinement.confine({
-      launch: launch.launch,
+      launch: size ? scriptLaunch(launch.launch, size) : launch.launch,
       cwd: launch.cwd,
-      environment: scrubEnvironment(this.options.serverEnv, launch.cwd, this.cwd, this.options.nonInteractive),
+      environment: size ? interactiveEnvironment(environment) : environment,
     });
     this.touch();
+    const terminal = size ? new PtyTerminal(size) : undefined;
     const command = new ChildProcessRunningCommand({
+      terminal,
       id: this.options.newCommandId(),
       sessionId: this.id,
-      launch,
+      // The terminal's keyboard is the launcher's stdin.
+      launch: size ? { ...launch, stdin: 'open' } : launch,
       commandText,
       confined,
       killGraceMs: this.options.killGraceMs,
@@ -85,7 +93,9 @@ export class ChildProcessExecutionSession implements ExecutionSession {
       now: this.options.now,
       events: this.eventSink(),
       ...(this.options.spool === undefined ? {} : { spool: this.options.spool }),
+      ...(terminal ? { onStdout: (chunk: Buffer) => terminal.output(chunk) } : {}),
     });
+    terminal?.attach(command);
     this.history.push(command);
     this.forgetOldCommands();
     return command;
@@ -153,4 +163,14 @@ export class ChildProcessExecutionSession implements ExecutionSession {
       void kill.then(() => this.pendingKills.delete(kill));
     }
   }
+}
+
+/**
+ * A terminal session has a terminal: pagers and editors work there (`git rebase -i` opens its editor), so the
+ * non-interactive pager and editor settings are left out. Git still never prompts for credentials
+ * (GIT_TERMINAL_PROMPT=0): a secret is not something the model should be asked to type.
+ */
+function interactiveEnvironment(environment: Record<string, string>): Record<string, string> {
+  const { PAGER: _pager, GIT_PAGER: _gitPager, GIT_EDITOR: _gitEditor, EDITOR: _editor, ...rest } = environment;
+  return { ...rest, ...terminalEnvironment() };
 }

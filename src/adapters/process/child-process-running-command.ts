@@ -12,6 +12,7 @@ import type {
 } from '../../domain/execution/execution-types.js';
 import type { ConfinedLaunch } from '../../domain/execution/command-confinement.js';
 import type { CapturedOutput } from '../../domain/execution/captured-output.js';
+import type { InteractiveTerminal } from '../../domain/execution/interactive-terminal.js';
 import { OutputBuffer } from './output-buffer.js';
 import { StreamSpool, type SpoolSettings } from './stream-spool.js';
 import { groupIsAlive, signalGroup, terminateGroup } from './process-group.js';
@@ -47,6 +48,10 @@ export interface ChildProcessCommandOptions {
   readonly events: CommandEventSink;
   /** Where the whole output is kept beyond the in-memory capture; without it, only the capture can be read back. */
   readonly spool?: SpoolSettings;
+  /** Sees every stdout byte as it arrives, including bytes beyond the output cap (a terminal session's screen). */
+  readonly onStdout?: (chunk: Buffer) => void;
+  /** A terminal session's terminal (its stdin is the keyboard). */
+  readonly terminal?: InteractiveTerminal;
 }
 
 type TerminationReason = 'cancelled' | 'timed_out';
@@ -67,6 +72,7 @@ interface FinalState {
 export class ChildProcessRunningCommand implements RunningCommand {
   readonly id: string;
   readonly pid: number | undefined;
+  readonly terminal: InteractiveTerminal | undefined;
   private readonly child: ChildProcess | undefined;
   private readonly startedAtMs: number;
   private readonly output: Record<OutputStream, OutputBuffer>;
@@ -95,6 +101,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
 
   constructor(private readonly options: ChildProcessCommandOptions) {
     this.id = options.id;
+    this.terminal = options.terminal;
     this.startedAtMs = options.now();
     const limit = options.launch.maxOutputBytes;
     this.output = { stdout: new OutputBuffer(limit), stderr: new OutputBuffer(limit) };
@@ -323,7 +330,9 @@ export class ChildProcessRunningCommand implements RunningCommand {
       return;
     }
     // Flowing mode drains the pipe continuously, so a child is never blocked by a full pipe, even after the cap.
+    const tap = stream === 'stdout' ? this.options.onStdout : undefined;
     readable.on('data', (chunk: Buffer) => {
+      tap?.(chunk);
       buffer.append(chunk);
       spool.append(chunk);
       this.publishOutput(stream);

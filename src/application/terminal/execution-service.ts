@@ -132,6 +132,7 @@ export class ExecutionService {
         timeoutMs: plan.limits.timeoutSeconds * 1000,
         maxOutputBytes: plan.limits.maxOutputBytes,
         stdin: options.openStdin ? 'open' : 'closed',
+        ...(plan.terminal ? { terminal: plan.terminal } : {}),
       },
       this.options.now(),
       nextStep,
@@ -139,7 +140,8 @@ export class ExecutionService {
     const receipt = this.options.recorder.track(terminal, plan, command, options.recording);
     // Registered before anyone awaits the receipt: the session has ended by the time the caller gets the receipt.
     if (oneShot) void receipt.then(() => this.endOneShot(terminal), () => this.endOneShot(terminal));
-    return this.waitFor(plan, command, receipt, options);
+    // A terminal session answers once it is open: it ends when its program does, or when it is closed.
+    return this.waitFor(plan, command, receipt, plan.terminal ? { ...options, waitSeconds: options.waitSeconds ?? 0 } : options);
   }
 
   /**
@@ -153,7 +155,7 @@ export class ExecutionService {
     if (plan.approval) {
       this.options.approvals.assertUsable(plan, { sessionId: terminal.id, planId: plan.id, command: plan.command, cwd });
     }
-    const decision = this.options.policy.evaluate({ command: plan.command, cwd });
+    const decision = this.options.plans.decide(plan.command, cwd, plan.terminal);
     if (isStricter(decision.verdict, plan.decision.verdict) || !decision.launch || !sameLaunch(decision.launch, plan.decision.launch)) {
       throw new PolicyChanged(plan.id, plan.decision.verdict, decision.verdict, decision.reasons);
     }

@@ -1,5 +1,8 @@
 import { InvalidArgument } from '../../domain/errors.js';
 import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
+import type { PolicyDecision } from '../../domain/policy/policy-types.js';
+import { judgeTerminalSession } from './interactive/terminal-session-judge.js';
+import type { TerminalSize } from '../../domain/execution/interactive-terminal.js';
 import { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import type { ApprovalService } from './approval-service.js';
@@ -24,6 +27,8 @@ export interface PlanRequest {
    * command); the wait ends with the call's abort signal.
    */
   readonly waitForRoom?: { readonly signal?: AbortSignal };
+  /** A terminal session: judged as one (interactive/terminal-session-judge.ts), run on a terminal of this size. */
+  readonly terminal?: TerminalSize;
 }
 
 export interface PlanServiceOptions {
@@ -61,7 +66,7 @@ export class PlanService {
       if (opened.waited) cwd = await this.resolveAgain(terminal, request.cwd);
     }
     terminal ??= sessions.create(workspace.root, request.owner, { pinned: request.pinNewSession });
-    const plan = this.judge(terminal.id, request.command, cwd, timeoutSeconds);
+    const plan = this.judge(terminal.id, request.command, cwd, timeoutSeconds, request.terminal);
     terminal.plan(plan);
     return plan;
   }
@@ -81,13 +86,19 @@ export class PlanService {
   async retry(sessionId: string, planId: string): Promise<TerminalPlan> {
     const { plan: previous } = this.options.sessions.plan(sessionId, planId);
     previous.assertRetryable();
-    return this.plan({ sessionId, command: previous.command, cwd: previous.cwd, timeoutSeconds: previous.limits.timeoutSeconds });
+    return this.plan({ sessionId, command: previous.command, cwd: previous.cwd, timeoutSeconds: previous.limits.timeoutSeconds, terminal: previous.terminal });
   }
 
-  private judge(sessionId: string, command: string, cwd: string, timeoutSeconds: number): TerminalPlan {
-    const { settings, policy, approvals, now, newPlanId } = this.options;
+  /** The policy's decision on a plan's line: a terminal session is judged as one. */
+  decide(command: string, cwd: string, terminal: TerminalSize | undefined): PolicyDecision {
+    const { settings, policy } = this.options;
+    return terminal ? judgeTerminalSession(command, settings.mode, settings.confinement) : policy.evaluate({ command, cwd });
+  }
+
+  private judge(sessionId: string, command: string, cwd: string, timeoutSeconds: number, terminal?: TerminalSize): TerminalPlan {
+    const { settings, approvals, now, newPlanId } = this.options;
     const id = newPlanId();
-    const decision = policy.evaluate({ command, cwd });
+    const decision = this.decide(command, cwd, terminal);
     const approval =
       decision.verdict === 'approval_required' ? approvals.issue({ sessionId, planId: id, command, cwd }) : undefined;
     return new TerminalPlan({
@@ -105,6 +116,7 @@ export class PlanService {
       },
       confinement: settings.confinement,
       approval,
+      ...(terminal ? { terminal } : {}),
     });
   }
 }

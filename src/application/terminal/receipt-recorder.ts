@@ -1,5 +1,6 @@
 import type { RunningCommand } from '../../domain/execution/execution-session.js';
 import { isLiveStatus, type CommandOutcome } from '../../domain/execution/execution-types.js';
+import type { TerminalTranscript } from '../../domain/execution/interactive-terminal.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ReceiptAuditLog } from '../../domain/terminal/receipt-audit-log.js';
 import type { ReceiptSigner } from '../../domain/terminal/receipt-signer.js';
@@ -103,6 +104,7 @@ export class ReceiptRecorder {
       signal: outcome.signal === null ? null : this.options.signalNumber(outcome.signal),
       ...(plan.confinement ? { confinement: plan.confinement } : {}),
       ...(outcome.runOnOpenChanges ? { run_on_open_changes: outcome.runOnOpenChanges.map((change) => redactor.redact(change)) } : {}),
+      ...(command.terminal ? { terminal: terminalFacts(command.terminal.transcript(), redactor) } : {}),
     };
   }
 
@@ -117,7 +119,7 @@ export class ReceiptRecorder {
   ): ExecutionReceipt {
     const { signer, redactor } = this.options;
     // The seed's field order: the output after `signal`, then our additions.
-    const { confinement, run_on_open_changes: runOnOpenChanges, ...seedFields } = fields;
+    const { confinement, run_on_open_changes: runOnOpenChanges, terminal: terminalSession, ...seedFields } = fields;
     const receipt = signer.sign({
       ...seedFields,
       stdout: redactor.redact(views?.stdout.text ?? command.read('stdout', 0, plan.limits.maxOutputBytes).text),
@@ -126,6 +128,7 @@ export class ReceiptRecorder {
       ...(confinement ? { confinement } : {}),
       ...(runOnOpenChanges ? { run_on_open_changes: runOnOpenChanges } : {}),
       ...(views ? { output: { stdout: digestOf(views.stdout), stderr: digestOf(views.stderr) } } : {}),
+      ...(terminalSession ? { terminal: terminalSession } : {}),
     });
     const { archive } = this.options;
     const stdout = command.capturedOutput?.('stdout');
@@ -171,6 +174,11 @@ function digestOf(view: StreamView): OutputDigest {
 
 function definedOnly<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function terminalFacts(transcript: TerminalTranscript, redactor: SecretRedactor): NonNullable<ExecutionReceipt['terminal']> {
+  const { cols, rows, input, outputSha256, outputBytes } = transcript;
+  return { cols, rows, input: redactor.redact(input), output_sha256: outputSha256, output_bytes: outputBytes };
 }
 
 function finalStatus(outcome: CommandOutcome): ReceiptStatus {

@@ -147,6 +147,18 @@ export const receiptSchema = z
       .strict()
       .optional()
       .describe('Per stream: bytes written, bytes kept (readable as the terminal-output resource), the SHA-256 of the kept bytes, and the bytes stdout/stderr leave out between their head and tail.'),
+    // ours (issue 24): a terminal session's size, what was typed at it (redacted) and the digest of all its output.
+    terminal: z
+      .object({
+        cols: z.number().int(),
+        rows: z.number().int(),
+        input: z.string(),
+        output_sha256: sha256Hex,
+        output_bytes: z.number().int(),
+      })
+      .strict()
+      .optional()
+      .describe('A terminal session: its final size, what was sent to it (redacted), and the SHA-256 and size of everything it printed (stdout holds the transcript up to the output cap).'),
     signature: sha256Hex,
   })
   .strict();

@@ -7,6 +7,7 @@ import type { ExecutionService } from './execution-service.js';
 import type { PlanService } from './plan-service.js';
 import type { SessionOverview } from './session-overview.js';
 import type { TerminalSettings } from './terminal-settings.js';
+import type { TerminalScreens } from './interactive/terminal-screens.js';
 
 /** Everything the terminal tools call. */
 export interface TerminalToolkit {
@@ -20,6 +21,8 @@ export interface TerminalToolkit {
   /** Writes to a command's stdin. */
   readonly stdin: CommandInput;
   readonly sessions: SessionOverview;
+  /** Terminal sessions: keys, resize, waits, screens. */
+  readonly terminals: TerminalScreens;
   /** Number of a signal name on this platform (`SIGTERM` -> 15), null when unknown. */
   readonly signalNumber: (name: string) => number | null;
   /** The whole output of finished commands (issue 24): deleted with a session the client closes. */

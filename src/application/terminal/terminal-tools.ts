@@ -12,6 +12,8 @@ import { terminalResumeTool } from './tools/terminal-resume-tool.js';
 import { terminalRetryTool } from './tools/terminal-retry-tool.js';
 import { terminalSessionCloseTool } from './tools/terminal-session-close-tool.js';
 import { terminalSessionsTool } from './tools/terminal-sessions-tool.js';
+import { terminalOpenTool } from './tools/terminal-open-tool.js';
+import { terminalScreenTool } from './tools/terminal-screen-tool.js';
 
 /** The terminal tools in catalog order: the seed's eight first (seed §3), then ours. */
 export function terminalTools(kit: TerminalToolkit): ToolDefinition[] {
@@ -28,5 +30,7 @@ export function terminalTools(kit: TerminalToolkit): ToolDefinition[] {
     terminalInputTool(kit),
     terminalSessionCloseTool(kit),
     terminalSessionsTool(kit),
+    terminalOpenTool(kit),
+    terminalScreenTool(kit),
   ];
 }

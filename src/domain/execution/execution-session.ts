@@ -1,10 +1,13 @@
 import type { CapturedOutput } from './captured-output.js';
+import type { InteractiveTerminal } from './interactive-terminal.js';
 import type { CommandLaunch, CommandOutcome, ExecutionEvent, OutputChunk, OutputStream } from './execution-types.js';
 
 /** One started command inside a session. */
 export interface RunningCommand {
   readonly id: string;
   readonly pid: number | undefined;
+  /** Present for a terminal session (a launch with `terminal`): its screen, keys and size. */
+  readonly terminal?: InteractiveTerminal;
   outcome(): CommandOutcome;
   /**
    * Once finished: the confinement's own message when it could not be set up for this command (the command never

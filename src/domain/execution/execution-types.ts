@@ -1,4 +1,5 @@
 import type { LaunchForm } from '../policy/policy-types.js';
+import type { TerminalSize } from './interactive-terminal.js';
 
 export type CommandStatus = 'running' | 'paused' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled';
 export type OutputStream = 'stdout' | 'stderr';
@@ -13,6 +14,8 @@ export interface CommandLaunch {
   readonly maxOutputBytes: number;
   /** `open`: stdin is a pipe for `writeInput`; `closed` (the default): the command reads end-of-file at once. */
   readonly stdin?: 'open' | 'closed';
+  /** A terminal session: the command runs on a pseudo-terminal of this size inside its confinement (stdin open). */
+  readonly terminal?: TerminalSize;
 }
 
 /** A slice of captured output, read from a byte offset. */

@@ -69,6 +69,17 @@ export interface UnsignedReceipt {
    * `stdout`/`stderr` hold the head and the tail around a `[... N bytes omitted ...]` line.
    */
   readonly output?: { readonly stdout: OutputDigest; readonly stderr: OutputDigest };
+  /**
+   * Ours, additive (issue 24): a terminal session's final size, what was sent to it (redacted) and the SHA-256 and
+   * byte count of everything it printed, bytes beyond the output cap included (stdout keeps the capped transcript).
+   */
+  readonly terminal?: {
+    readonly cols: number;
+    readonly rows: number;
+    readonly input: string;
+    readonly output_sha256: string;
+    readonly output_bytes: number;
+  };
 }
 
 export interface ExecutionReceipt extends UnsignedReceipt {

@@ -1,5 +1,6 @@
 import type { ConfinementSummary } from '../execution/command-confinement.js';
 import type { RunningCommand } from '../execution/execution-session.js';
+import type { TerminalSize } from '../execution/interactive-terminal.js';
 import type { PolicyDecision, PolicyMode } from '../policy/policy-types.js';
 import { approvedGrant, consumedGrant } from './approval-grant.js';
 import type { ApprovalChannel, ApprovalGrant } from './approval-types.js';
@@ -21,6 +22,8 @@ export interface PlanFacts {
   readonly confinement: ConfinementSummary | undefined;
   /** Issued with the plan, only when the decision requires approval. */
   readonly approval: ApprovalGrant | undefined;
+  /** A terminal session (issue 24): the command runs on a pseudo-terminal of this size. */
+  readonly terminal?: TerminalSize;
 }
 
 /** What a started plan knows of its command: its id and its live status (running or paused). */
@@ -47,6 +50,7 @@ export class TerminalPlan implements PlanFacts {
   private grant: ApprovalGrant | undefined;
   /** Before it starts: planned, approved or blocked. */
   private unstartedStatus: PlanStatus;
+  readonly terminal: TerminalSize | undefined;
   private approvedAtIso: string | null = null;
   private startedCommand: PlanCommand | null = null;
   private finalStatus: FinalPlanStatus | null = null;
@@ -63,6 +67,7 @@ export class TerminalPlan implements PlanFacts {
     this.confinement = facts.confinement;
     this.grant = facts.approval;
     this.unstartedStatus = facts.decision.verdict === 'deny' ? 'blocked' : 'planned';
+    this.terminal = facts.terminal;
   }
 
   get status(): PlanStatus {

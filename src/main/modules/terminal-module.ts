@@ -15,6 +15,7 @@ import type { TerminalSettings } from '../../application/terminal/terminal-setti
 import type { OutputArchive } from '../../application/terminal/output-archive.js';
 import type { TerminalToolkit } from '../../application/terminal/terminal-toolkit.js';
 import { terminalTools } from '../../application/terminal/terminal-tools.js';
+import { TerminalScreens } from '../../application/terminal/interactive/terminal-screens.js';
 import type { ToolDefinition } from '../../application/tools/tool-definition.js';
 import { ChildProcessSessionFactory } from '../../adapters/process/child-process-session-factory.js';
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
@@ -116,7 +117,14 @@ export const terminalModule = typedModule(({ bind }) => {
       sessions: SessionOverview,
       confinement: CommandConfinement,
       outputs: OutputArchive,
-    ) => ({ settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber, sandboxReadiness: () => confinement.readiness(), outputs }),
+      locator: CommandLocator,
+      redactor: SecretRedactor,
+    ) => ({
+      settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber,
+      terminals: new TerminalScreens(locator, redactor),
+      sandboxReadiness: () => confinement.readiness(),
+      outputs,
+    }),
     [
       TYPES.TerminalSettings,
       TYPES.PlanService,
@@ -128,6 +136,8 @@ export const terminalModule = typedModule(({ bind }) => {
       TYPES.SessionOverview,
       TYPES.CommandConfinement,
       TYPES.OutputArchive,
+      TYPES.CommandLocator,
+      TYPES.SecretRedactor,
     ],
   );
   bind<ToolDefinition[]>(TYPES.Tools).toResolvedValue((kit: TerminalToolkit) => terminalTools(kit), [TYPES.TerminalToolkit]);

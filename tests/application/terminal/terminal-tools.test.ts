@@ -26,6 +26,7 @@ describe('terminal tool catalog', () => {
     expect(fixture.catalog.list().map((tool) => tool.name)).toEqual([
       'terminal_plan', 'terminal_approve', 'terminal_execute', 'terminal_retry', 'terminal_pause', 'terminal_resume',
       'terminal_cancel', 'terminal_receipt', 'terminal_read', 'terminal_input', 'terminal_session_close', 'terminal_sessions',
+      'terminal_open', 'terminal_screen',
     ]);
   });
 

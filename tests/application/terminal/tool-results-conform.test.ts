@@ -110,6 +110,23 @@ describe('every terminal tool result conforms to the declared outputSchema', () 
     await produce('terminal_cancel', { session_id: 'no-such-session' }, { isError: true, code: 'session_not_found' });
   });
 
+  test('terminal_open and terminal_screen: approval required, opened, typed, ended; refusals', async () => {
+    const refused = await produce('terminal_open', { command: 'cat' }, { isError: true, code: 'approval_required' });
+    const { sessionId, planId } = refused.details as { sessionId: string; planId: string };
+    await produce('terminal_approve', { session_id: sessionId, plan_id: planId }, { isError: false });
+    await produce('terminal_open', { session_id: sessionId, plan_id: planId, cols: 40 }, { isError: true, code: 'invalid_arguments' });
+    const opened = await produce('terminal_open', { session_id: sessionId, plan_id: planId, wait: { timeout_ms: 0 } }, { isError: false });
+    const target = { session_id: opened.session_id, command_id: opened.command_id };
+    const typed = await produce('terminal_screen', { ...target, keys: [{ text: 'hi' }, { key: 'enter' }], wait: { pattern: '^hi\\nhi$', timeout_ms: 20_000 } }, { isError: false });
+    expect(typed).toMatchObject({ waited: 'pattern', screen: { cols: 120, rows: 40 } });
+    await produce('terminal_screen', { ...target, wait: { pattern: '(', timeout_ms: 0 } }, { isError: true, code: 'invalid_argument' });
+    await produce('terminal_screen', { ...target, keys: [{ key: 'f13' }] }, { isError: true, code: 'invalid_arguments' });
+    expect(await produce('terminal_screen', { ...target, keys: [{ key: 'ctrl_d' }], wait: { exit: true, timeout_ms: 20_000 } }, { isError: false })).toMatchObject({ finished: true });
+    await produce('terminal_open', { plan_id: planId }, { isError: true, code: 'invalid_arguments' });
+    const piped = await produce('terminal_execute', { command: 'pwd', session_id: sessionId }, { isError: false });
+    await produce('terminal_screen', { session_id: sessionId, command_id: piped.command_id }, { isError: true, code: 'invalid_argument' });
+  });
+
   test('terminal_sessions and terminal_session_close: success shapes and refusals', async () => {
     await produce('terminal_sessions', {}, { isError: false });
     await produce('terminal_sessions', { extra: true }, { isError: true, code: 'invalid_arguments' });
