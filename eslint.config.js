@@ -4,7 +4,10 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
   js.configs.recommended,
-  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
   ...tseslint.configs.recommended,
   {
     // Node scripts and benchmarks: plain ES modules run by node.
@@ -12,7 +15,25 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(
-        ['process', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'URL', 'fetch', 'AbortController', 'AbortSignal', 'Buffer', 'performance', 'TextDecoder', 'TextEncoder', 'structuredClone', 'queueMicrotask'].map((name) => [name, 'readonly']),
+        [
+          'process',
+          'console',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'setImmediate',
+          'URL',
+          'fetch',
+          'AbortController',
+          'AbortSignal',
+          'Buffer',
+          'performance',
+          'TextDecoder',
+          'TextEncoder',
+          'structuredClone',
+          'queueMicrotask',
+        ].map((name) => [name, 'readonly']),
       ),
     },
     rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
@@ -25,8 +46,22 @@ export default tseslint.config(
       sourceType: 'module',
       globals: Object.fromEntries(
         [
-          'process', 'console', 'Buffer', 'URL', 'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder',
-          'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'queueMicrotask', 'globalThis',
+          'process',
+          'console',
+          'Buffer',
+          'URL',
+          'fetch',
+          'AbortController',
+          'AbortSignal',
+          'TextEncoder',
+          'TextDecoder',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'setImmediate',
+          'queueMicrotask',
+          'globalThis',
         ].map((name) => [name, 'readonly']),
       ),
     },
@@ -39,8 +74,22 @@ export default tseslint.config(
       sourceType: 'module',
       globals: Object.fromEntries(
         [
-          'window', 'document', 'navigator', 'sessionStorage', 'fetch', 'URL', 'Blob', 'CSS', 'Node', 'Element',
-          'HTMLElement', 'ResizeObserver', 'TextDecoderStream', 'AbortController', 'setTimeout', 'clearTimeout',
+          'window',
+          'document',
+          'navigator',
+          'sessionStorage',
+          'fetch',
+          'URL',
+          'Blob',
+          'CSS',
+          'Node',
+          'Element',
+          'HTMLElement',
+          'ResizeObserver',
+          'TextDecoderStream',
+          'AbortController',
+          'setTimeout',
+          'clearTimeout',
         ].map((name) => [name, 'readonly']),
       ),
     },
@@ -69,44 +118,89 @@ export default tseslint.config(
     // Configuration is read once, in src/main (config.ts), and handed down; nothing else reads the environment.
     files: ['src/domain/**/*.ts', 'src/application/**/*.ts', 'src/adapters/**/*.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only src/main reads process.env: take the value as an option.' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Only src/main reads process.env: take the value as an option.',
+        },
+      ],
     },
   },
   {
     files: ['src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['node:*', 'fs', 'path', 'child_process', 'http', 'express', 'zod', 'inversify', 'jose'], message: 'src/domain is pure: no I/O and no frameworks.' },
-        { group: ['**/application/**', '**/adapters/**', '**/main/**', '**/index.js'], message: 'Dependencies point inward only: the domain imports nothing of ours outside src/domain.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'fs', 'path', 'child_process', 'http', 'express', 'zod', 'inversify', 'jose'],
+              message: 'src/domain is pure: no I/O and no frameworks.',
+            },
+            {
+              group: ['**/application/**', '**/adapters/**', '**/main/**', '**/index.js'],
+              message: 'Dependencies point inward only: the domain imports nothing of ours outside src/domain.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/application/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/adapters/**', '**/main/**', 'express', 'inversify'], message: 'Application code depends on ports, not adapters.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/adapters/**', '**/main/**', 'express', 'inversify'],
+              message: 'Application code depends on ports, not adapters.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // The shell reading knows nothing of the policy that judges what it reads (docs/architecture.md).
     files: ['src/application/shell/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/adapters/**', '**/main/**', 'express', 'inversify'], message: 'Application code depends on ports, not adapters.' },
-        { group: ['**/application/policy/**', '../policy/**'], message: 'The shell reading never imports the policy: the policy reads the shell.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/adapters/**', '**/main/**', 'express', 'inversify'],
+              message: 'Application code depends on ports, not adapters.',
+            },
+            {
+              group: ['**/application/policy/**', '../policy/**'],
+              message: 'The shell reading never imports the policy: the policy reads the shell.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/adapters/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/main/**'], message: 'Adapters never import the composition root.' },
-        // Every adapter sits one folder deep (src/adapters/<name>/), so `../<name>/` is always another adapter.
-        { regex: '^\\.\\./(?!\\.\\./)[^/]+/', message: 'An adapter never imports another adapter: share through application or domain.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/main/**'], message: 'Adapters never import the composition root.' },
+            // Every adapter sits one folder deep (src/adapters/<name>/), so `../<name>/` is always another adapter.
+            {
+              regex: '^\\.\\./(?!\\.\\./)[^/]+/',
+              message: 'An adapter never imports another adapter: share through application or domain.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

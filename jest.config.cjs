@@ -9,7 +9,10 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|inversify|@inversifyjs)/)'],
   // src/main/module-file.ts reads import.meta.url, a syntax error in CommonJS: tests use a stand-in inside the repo.
-  moduleNameMapper: { '^\\./module-file(\\.js)?$': '<rootDir>/tests/support/module-file.ts', '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^\\./module-file(\\.js)?$': '<rootDir>/tests/support/module-file.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -19,7 +19,8 @@ function answer(text) {
   } catch {
     return { status: 400, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}' };
   }
-  const result = catalog !== undefined && request.method === 'tools/list' ? { tools: catalog } : { echo: request.params ?? null };
+  const result =
+    catalog !== undefined && request.method === 'tools/list' ? { tools: catalog } : { echo: request.params ?? null };
   return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: request.id ?? null, result }) };
 }
 
@@ -47,7 +48,9 @@ function spawnAnswer(text, reply) {
     stdout += chunk;
   });
   child.stderr.resume();
-  child.once('error', () => reply({ status: 500, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"spawn failed"}}' }));
+  child.once('error', () =>
+    reply({ status: 500, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"spawn failed"}}' }),
+  );
   child.once('close', (code) => {
     const result = { structuredContent: { status: code === 0 ? 'succeeded' : 'failed', stdout } };
     reply({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: request.id ?? null, result }) });
@@ -60,7 +63,10 @@ function serveHttp() {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => {
-      const reply = ({ status, body }) => res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      const reply = ({ status, body }) =>
+        res
+          .writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+          .end(body);
       const text = Buffer.concat(chunks).toString('utf8') || '{}';
       if (spawning) spawnAnswer(text, reply);
       else reply(answer(text));

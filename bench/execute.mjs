@@ -53,12 +53,18 @@ async function measure(call, { runs, warmupRuns }) {
 
     const plan = toolResult(await call('terminal_plan', { command: 'true', session_id: sessionId }), 'terminal_plan');
     let start = process.hrtime.bigint();
-    const receipt = toolResult(await call('terminal_execute', { session_id: sessionId, plan_id: plan.id }), 'terminal_execute');
+    const receipt = toolResult(
+      await call('terminal_execute', { session_id: sessionId, plan_id: plan.id }),
+      'terminal_execute',
+    );
     const executeMs = hrtimeMs(start);
     if (receipt.status !== 'succeeded') throw new Error(`terminal_execute: status ${receipt.status}`);
 
     start = process.hrtime.bigint();
-    toolResult(await call('terminal_execute', { command: 'true', session_id: sessionId }), 'terminal_execute {command}');
+    toolResult(
+      await call('terminal_execute', { command: 'true', session_id: sessionId }),
+      'terminal_execute {command}',
+    );
     const planAndExecuteMs = hrtimeMs(start);
 
     if (keep) {
@@ -67,7 +73,11 @@ async function measure(call, { runs, warmupRuns }) {
       samples.planAndExecute.push(planAndExecuteMs);
     }
   }
-  return { spawn: summarize(samples.spawn), execute: summarize(samples.execute), planAndExecute: summarize(samples.planAndExecute) };
+  return {
+    spawn: summarize(samples.spawn),
+    execute: summarize(samples.execute),
+    planAndExecute: summarize(samples.planAndExecute),
+  };
 }
 
 async function measureInProcess(settings) {
@@ -94,7 +104,13 @@ async function measureViaStdio(settings) {
 
 /** Runs one series (`in-process` or `stdio`) in a fresh worker process and returns its statistics. */
 async function inWorker(mode, settings) {
-  const args = [path.join(BENCH_DIR, 'execute.mjs'), '--worker', mode, String(settings.runs), String(settings.warmupRuns)];
+  const args = [
+    path.join(BENCH_DIR, 'execute.mjs'),
+    '--worker',
+    mode,
+    String(settings.runs),
+    String(settings.warmupRuns),
+  ];
   const child = startChild('node', args);
   let output = '';
   child.stdout.setEncoding('utf8');
@@ -116,13 +132,17 @@ export async function runExecuteBench(options = {}) {
 
 export function executeMarkdown({ settings, inProcess, viaStdio }) {
   const rows = [];
-  for (const [label, result] of [['in-process (dispatcher)', inProcess], ['via stdio (child)', viaStdio]]) {
+  for (const [label, result] of [
+    ['in-process (dispatcher)', inProcess],
+    ['via stdio (child)', viaStdio],
+  ]) {
     for (const [what, stats] of [
       ['bare spawn(`true`)', result.spawn],
       ['terminal_execute {plan_id}', result.execute],
       ['terminal_execute {command}', result.planAndExecute],
     ]) {
-      const overhead = stats === result.spawn ? '' : `${fixed(stats.p50 - result.spawn.p50)} / ${fixed(stats.p99 - result.spawn.p99)}`;
+      const overhead =
+        stats === result.spawn ? '' : `${fixed(stats.p50 - result.spawn.p50)} / ${fixed(stats.p99 - result.spawn.p99)}`;
       rows.push([label, what, fixed(stats.p50), fixed(stats.p99), fixed(stats.mean), overhead]);
     }
   }

@@ -36,20 +36,47 @@ export async function runHttpScalingBench(options = {}) {
     const cases = [];
     for (const target of targets) {
       const methods = [];
-      if (settings.targets.includes(target.kind)) methods.push(['tools/list', {}], ['tools/call', await prepareCall(target)]);
+      if (settings.targets.includes(target.kind))
+        methods.push(['tools/list', {}], ['tools/call', await prepareCall(target)]);
       if (settings.executeTargets.includes(target.kind)) methods.push([EXECUTE, EXECUTE_CALL, succeeded]);
       for (const [method, params, verify] of methods) {
         for (const connections of settings.connections) {
           const wire = method === EXECUTE ? 'tools/call' : method;
-          await load(target.url, wire, params, { connections, durationSeconds: settings.warmupSeconds }, target, verify);
-          cases.push({ target: target.kind, handle: target, url: target.url, method, wire, params, verify, connections, rounds: [] });
+          await load(
+            target.url,
+            wire,
+            params,
+            { connections, durationSeconds: settings.warmupSeconds },
+            target,
+            verify,
+          );
+          cases.push({
+            target: target.kind,
+            handle: target,
+            url: target.url,
+            method,
+            wire,
+            params,
+            verify,
+            connections,
+            rounds: [],
+          });
         }
       }
     }
     for (let round = 0; round < settings.rounds; round += 1) {
       for (const item of cases) {
         const durationSeconds = item.method === EXECUTE ? settings.executeDurationSeconds : settings.durationSeconds;
-        item.rounds.push(await load(item.url, item.wire, item.params, { durationSeconds, connections: item.connections }, item.handle, item.verify));
+        item.rounds.push(
+          await load(
+            item.url,
+            item.wire,
+            item.params,
+            { durationSeconds, connections: item.connections },
+            item.handle,
+            item.verify,
+          ),
+        );
         item.loads = [...(item.loads ?? []), fixed(os.loadavg()[0], 2)];
       }
     }
@@ -63,7 +90,8 @@ export async function runHttpScalingBench(options = {}) {
       roundRates: rounds.map((r) => r.requestsPerSecond),
       pooled: summarize(rounds.flatMap((r) => r.latencies)),
       failed: rounds.reduce((sum, r) => sum + r.failed, 0),
-      loads: cases.find((item) => item.target === target && item.method === method && item.connections === connections).loads,
+      loads: cases.find((item) => item.target === target && item.method === method && item.connections === connections)
+        .loads,
     }));
     return { settings, results };
   });
@@ -72,7 +100,8 @@ export async function runHttpScalingBench(options = {}) {
 /** p99 at the most connections ÷ p99 at the fewest, round by round: median and spread. */
 function p99Ratios({ settings, results }, target, method) {
   const [few, many] = [Math.min(...settings.connections), Math.max(...settings.connections)];
-  const at = (connections) => results.find((r) => r.target === target && r.method === method && r.connections === connections);
+  const at = (connections) =>
+    results.find((r) => r.target === target && r.method === method && r.connections === connections);
   if (!at(many) || !at(few)) return undefined;
   const ratios = at(many).roundP99.map((p99, i) => p99 / at(few).roundP99[i]);
   return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), few: at(few), many: at(many) };
@@ -104,16 +133,22 @@ export function httpScalingVerdicts(run) {
       }),
     );
   }
-  return [...execute, ...['tools/list', 'tools/call'].filter((method) => p99Ratios(run, 'term-mcp', method)).map((method) => {
-    const r = p99Ratios(run, 'term-mcp', method);
-    const spread = r.max - r.min;
-    return {
-      met: r.median + spread < 3,
-      target: `HTTP ${method}: p99 at ${r.many.connections} connections within 3x of p99 at ${r.few.connections}`,
-      evidence: `${fixed(r.median)}x per round (${fixed(r.min)}–${fixed(r.max)}); pooled p99 ${fixed(r.many.pooled.p99)} vs ${fixed(r.few.pooled.p99)} ms; ` +
-        `${fixed(r.many.requestsPerSecond, 0)} vs ${fixed(r.few.requestsPerSecond, 0)} req/s`,
-    };
-  })];
+  return [
+    ...execute,
+    ...['tools/list', 'tools/call']
+      .filter((method) => p99Ratios(run, 'term-mcp', method))
+      .map((method) => {
+        const r = p99Ratios(run, 'term-mcp', method);
+        const spread = r.max - r.min;
+        return {
+          met: r.median + spread < 3,
+          target: `HTTP ${method}: p99 at ${r.many.connections} connections within 3x of p99 at ${r.few.connections}`,
+          evidence:
+            `${fixed(r.median)}x per round (${fixed(r.min)}–${fixed(r.max)}); pooled p99 ${fixed(r.many.pooled.p99)} vs ${fixed(r.few.pooled.p99)} ms; ` +
+            `${fixed(r.many.requestsPerSecond, 0)} vs ${fixed(r.few.requestsPerSecond, 0)} req/s`,
+        };
+      }),
+  ];
 }
 
 export function httpScalingMarkdown(run) {
@@ -137,9 +172,29 @@ export function httpScalingMarkdown(run) {
     `autocannon, ${run.settings.rounds} rounds of ${run.settings.durationSeconds} s per case (${run.settings.executeDurationSeconds} s for \`tools/call execute\`) after a ${run.settings.warmupSeconds} s warm-up, ` +
       `${run.settings.connections.join(' and ')} connections, cases measured in turn within each round. Latencies pooled; p99 also per round.`,
     '',
-    table(['target', 'method', 'connections', 'requests/s (median)', 'p50 ms', 'p99 ms', 'p99 per round', 'failed (non-2xx, errors, tool errors)', 'load (1 min) per round'], rows),
+    table(
+      [
+        'target',
+        'method',
+        'connections',
+        'requests/s (median)',
+        'p50 ms',
+        'p99 ms',
+        'p99 per round',
+        'failed (non-2xx, errors, tool errors)',
+        'load (1 min) per round',
+      ],
+      rows,
+    ),
     '',
-    table(['target', 'method', `p99 at ${Math.max(...run.settings.connections)} ÷ p99 at ${Math.min(...run.settings.connections)}, per round: median (min–max)`], ratioRows),
+    table(
+      [
+        'target',
+        'method',
+        `p99 at ${Math.max(...run.settings.connections)} ÷ p99 at ${Math.min(...run.settings.connections)}, per round: median (min–max)`,
+      ],
+      ratioRows,
+    ),
   ].join('\n');
 }
 
@@ -150,8 +205,18 @@ if (isMain(import.meta.url)) {
   };
   // --execute-only: only the terminal_execute cases (the spawn server, term-mcp, the v1 SDK server).
   const only = process.argv.includes('--execute-only') ? { targets: [] } : {};
-  const run = await runHttpScalingBench({ durationSeconds: arg('duration', 3), executeDurationSeconds: arg('execute-duration', 10), rounds: arg('rounds', 3), ...only });
+  const run = await runHttpScalingBench({
+    durationSeconds: arg('duration', 3),
+    executeDurationSeconds: arg('execute-duration', 10),
+    rounds: arg('rounds', 3),
+    ...only,
+  });
   console.log(httpScalingMarkdown(run));
   console.log();
-  console.log(table(['target', 'verdict', 'measured'], httpScalingVerdicts(run).map((v) => [v.target, v.met ? 'met' : '**not met**', v.evidence])));
+  console.log(
+    table(
+      ['target', 'verdict', 'measured'],
+      httpScalingVerdicts(run).map((v) => [v.target, v.met ? 'met' : '**not met**', v.evidence]),
+    ),
+  );
 }

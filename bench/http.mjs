@@ -53,7 +53,11 @@ function parseAnswer(text, what) {
 }
 
 async function postLegacy(url, session, id, method, params = {}) {
-  const response = await fetch(url, { method: 'POST', headers: legacyHeaders(session), body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: legacyHeaders(session),
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  });
   return { response, message: parseAnswer(await response.text(), method) };
 }
 
@@ -125,13 +129,17 @@ export async function load(url, method, params, { durationSeconds, connections }
 /** The tools/call every target answers: `terminal_plan {command:"pwd"}` in one execution session made for it. */
 export async function prepareCall(target) {
   if (target.kind === 'echo') return { name: 'terminal_plan', arguments: { command: 'pwd', session_id: 'bench' } };
-  const first = toolResult(await request(target, 'setup', 'tools/call', { name: 'terminal_plan', arguments: { command: 'pwd' } }), 'terminal_plan');
+  const first = toolResult(
+    await request(target, 'setup', 'tools/call', { name: 'terminal_plan', arguments: { command: 'pwd' } }),
+    'terminal_plan',
+  );
   return { name: 'terminal_plan', arguments: { command: 'pwd', session_id: first.session_id } };
 }
 
 async function checkAnswers(target, method, params) {
   const answer = await request(target, 'check', method, params);
-  if (method === 'tools/list' && !(answer.result?.tools?.length > 0)) throw new Error(`${target.kind} tools/list: no tools`);
+  if (method === 'tools/list' && !(answer.result?.tools?.length > 0))
+    throw new Error(`${target.kind} tools/list: no tools`);
   if (answer.error) throw new Error(`${target.kind} ${method}: ${answer.error.code} ${answer.error.message}`);
   if (method === 'tools/call' && target.kind !== 'echo') toolResult(answer, `${target.kind} ${method}`);
 }
@@ -166,14 +174,18 @@ export async function runHttpBench(options = {}) {
     const cases = [];
     for (const target of targets) {
       const call = await prepareCall(target);
-      for (const [method, params] of [['tools/list', {}], ['tools/call', call]]) {
+      for (const [method, params] of [
+        ['tools/list', {}],
+        ['tools/call', call],
+      ]) {
         await checkAnswers(target, method, params);
         await load(target.url, method, params, { ...settings, durationSeconds: settings.warmupSeconds }, target);
         cases.push({ target, method, params, rounds: [] });
       }
     }
     for (let round = 0; round < settings.rounds; round += 1) {
-      for (const item of cases) item.rounds.push(await load(item.target.url, item.method, item.params, settings, item.target));
+      for (const item of cases)
+        item.rounds.push(await load(item.target.url, item.method, item.params, settings, item.target));
     }
     const results = cases.map(({ target, method, rounds }) => {
       const stats = summarize(rounds.flatMap((r) => r.latencies));
@@ -209,7 +221,10 @@ export function httpMarkdown({ settings, results }) {
       '`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, bearer token), except sdk-v1, which is sent the same requests in ' +
       'its one legacy session (`Mcp-Session-Id`, `MCP-Protocol-Version`). requests/s is the median round; latencies are pooled.',
     '',
-    table(['target', 'method', 'requests/s (median)', 'per round', 'p50 ms', 'p99 ms', 'requests', 'non-2xx + errors'], rows),
+    table(
+      ['target', 'method', 'requests/s (median)', 'per round', 'p50 ms', 'p99 ms', 'requests', 'non-2xx + errors'],
+      rows,
+    ),
   ].join('\n');
 }
 

@@ -16,13 +16,20 @@ export async function startInProcess(workspace, env = {}) {
     dist('main/types.js'),
     dist('application/mcp/connection-state.js'),
   ]);
-  const config = loadConfig({ WORKSPACE_ROOT: workspace, LOG_LEVEL: 'error', TERM_MCP_RECEIPT_KEY: BENCH_TOKEN, ...env }, {}, workspace);
+  const config = loadConfig(
+    { WORKSPACE_ROOT: workspace, LOG_LEVEL: 'error', TERM_MCP_RECEIPT_KEY: BENCH_TOKEN, ...env },
+    {},
+    workspace,
+  );
   const container = buildContainer(config);
   const dispatcher = container.get(TYPES.Dispatcher);
   let nextId = 1;
   /** One modern request through the dispatcher; resolves with the whole JSON-RPC answer. */
   const request = (method, params = {}) =>
-    dispatcher.handle(modernRequest(nextId++, method, params), { transport: 'stdio', handshake: new LegacyHandshake() });
+    dispatcher.handle(modernRequest(nextId++, method, params), {
+      transport: 'stdio',
+      handshake: new LegacyHandshake(),
+    });
   return {
     container,
     TYPES,

@@ -8,7 +8,17 @@
 //   node bench/memory.mjs [--sessions 1000]
 import path from 'node:path';
 import { startInProcess } from './in-process.mjs';
-import { assertBuilt, BENCH_DIR, fixed, isMain, makeTempDir, removeDir, startChild, table, toolResult } from './support.mjs';
+import {
+  assertBuilt,
+  BENCH_DIR,
+  fixed,
+  isMain,
+  makeTempDir,
+  removeDir,
+  startChild,
+  table,
+  toolResult,
+} from './support.mjs';
 
 export const MEMORY_DEFAULTS = { sessions: 1000 };
 
@@ -64,7 +74,9 @@ function perSession(before, after, count) {
 export async function runMemoryBench(options = {}) {
   assertBuilt();
   const settings = { ...MEMORY_DEFAULTS, ...options };
-  const child = startChild('node', [path.join(BENCH_DIR, 'memory.mjs'), '--worker', String(settings.sessions)], { nodeOptions: ['--expose-gc'] });
+  const child = startChild('node', [path.join(BENCH_DIR, 'memory.mjs'), '--worker', String(settings.sessions)], {
+    nodeOptions: ['--expose-gc'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk) => {
@@ -78,14 +90,29 @@ export async function runMemoryBench(options = {}) {
 export function memoryMarkdown({ settings, viaPlan, bare, liveSessions }) {
   const kib = (bytes) => fixed(bytes / 1024, 1);
   const mibOf = (bytes) => fixed(bytes / (1024 * 1024), 1);
-  const row = (label, m) => [label, kib(m.heapBytesPerSession), kib(m.rssBytesPerSession), `${mibOf(m.heapBefore)} → ${mibOf(m.heapAfter)}`, `${mibOf(m.rssBefore)} → ${mibOf(m.rssAfter)}`];
+  const row = (label, m) => [
+    label,
+    kib(m.heapBytesPerSession),
+    kib(m.rssBytesPerSession),
+    `${mibOf(m.heapBefore)} → ${mibOf(m.heapAfter)}`,
+    `${mibOf(m.rssBefore)} → ${mibOf(m.rssAfter)}`,
+  ];
   return [
     `${settings.sessions} sessions per row in one process (${liveSessions} live at the end), after a forced GC; ` +
       'RSS also counts memory the allocator keeps, so it is the noisier number.',
     '',
     table(
-      ['how the session was made', 'heap KiB / session', 'RSS KiB / session', 'heap MiB before → after', 'RSS MiB before → after'],
-      [row('terminal_plan without session_id (session + 1 plan)', viaPlan), row('TerminalSessionStore.create (no plan)', bare)],
+      [
+        'how the session was made',
+        'heap KiB / session',
+        'RSS KiB / session',
+        'heap MiB before → after',
+        'RSS MiB before → after',
+      ],
+      [
+        row('terminal_plan without session_id (session + 1 plan)', viaPlan),
+        row('TerminalSessionStore.create (no plan)', bare),
+      ],
     ),
   ].join('\n');
 }

@@ -36,8 +36,18 @@ import {
 } from './support.mjs';
 
 export const PEERS = {
-  desktopCommander: { pkg: '@wonderwhy-er/desktop-commander', version: '0.2.52', bin: 'dist/index.js', label: 'DesktopCommander 0.2.52' },
-  serverCommands: { pkg: 'mcp-server-commands', version: '0.5.0', bin: 'build/index.js', label: 'mcp-server-commands 0.5.0' },
+  desktopCommander: {
+    pkg: '@wonderwhy-er/desktop-commander',
+    version: '0.2.52',
+    bin: 'dist/index.js',
+    label: 'DesktopCommander 0.2.52',
+  },
+  serverCommands: {
+    pkg: 'mcp-server-commands',
+    version: '0.5.0',
+    bin: 'build/index.js',
+    label: 'mcp-server-commands 0.5.0',
+  },
 };
 export const PEERS_DEFAULTS = { rounds: 5, echoRuns: 40, warmupRuns: 5, outputBytes: 50 * 1024 * 1024 };
 const LEGACY_VERSION = '2025-06-18';
@@ -52,9 +62,13 @@ export function installPeers(dir) {
   mkdirSync(dir, { recursive: true });
   const specs = missing.map(({ pkg, version }) => `${pkg}@${version}`);
   process.stderr.write(`installing ${specs.join(' ')} into ${dir} ...\n`);
-  execFileSync('npm', ['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, ...specs], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    'npm',
+    ['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, ...specs],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }
 
 /** The 2025 handshake: every peer is an SDK 1.x server; term-mcp serves the same legacy session on stdio. */
@@ -62,7 +76,10 @@ class LegacyRpc extends StdioRpc {
   request(method, params = {}) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${method}: no answer in ${CALL_TIMEOUT_MS} ms:\n${this.child.stderrText}`)), CALL_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`${method}: no answer in ${CALL_TIMEOUT_MS} ms:\n${this.child.stderrText}`)),
+        CALL_TIMEOUT_MS,
+      );
       this.pending.set(id, {
         resolve: (message) => {
           clearTimeout(timer);
@@ -90,14 +107,18 @@ class LegacyRpc extends StdioRpc {
     if (init.error) throw new Error(`initialize: ${JSON.stringify(init.error)}`);
     this.notify('notifications/initialized');
     const list = await this.request('tools/list');
-    if (list.error || !Array.isArray(list.result?.tools)) throw new Error(`tools/list: ${JSON.stringify(list.error ?? list.result)}`);
+    if (list.error || !Array.isArray(list.result?.tools))
+      throw new Error(`tools/list: ${JSON.stringify(list.error ?? list.result)}`);
     return list.result.tools;
   }
 }
 
 /** Text of every text block of a tool result, joined. */
 function textOf(result) {
-  return (result?.content ?? []).filter((block) => block.type === 'text').map((block) => block.text).join('\n');
+  return (result?.content ?? [])
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n');
 }
 
 /** How each server is started and how its tool is called; `check` throws unless the answer shows the command's output. */
@@ -116,7 +137,8 @@ function targets(peersDir, cli = CLI) {
       call: (rpc, command) => rpc.request('tools/call', { name: 'terminal_execute', arguments: { command } }),
       check: (message, expected) => {
         const receipt = message.result?.structuredContent;
-        if (receipt?.status !== 'succeeded' || !receipt.stdout.startsWith(expected)) throw new Error(`term-mcp: ${JSON.stringify(message).slice(0, 400)}`);
+        if (receipt?.status !== 'succeeded' || !receipt.stdout.startsWith(expected))
+          throw new Error(`term-mcp: ${JSON.stringify(message).slice(0, 400)}`);
       },
     },
     {
@@ -143,7 +165,8 @@ function targets(peersDir, cli = CLI) {
           env: { HOME: home, SHELL: '/bin/sh', DO_NOT_TRACK: '1' },
         });
       },
-      call: (rpc, command) => rpc.request('tools/call', { name: 'start_process', arguments: { command, timeout_ms: CALL_TIMEOUT_MS } }),
+      call: (rpc, command) =>
+        rpc.request('tools/call', { name: 'start_process', arguments: { command, timeout_ms: CALL_TIMEOUT_MS } }),
       check: (message, expected) => {
         if (message.error || message.result?.isError || !textOf(message.result).includes(expected.trim())) {
           throw new Error(`DesktopCommander: ${JSON.stringify(message).slice(0, 400)}`);
@@ -172,7 +195,9 @@ function spawnToCloseMs(command, args) {
     child.stdout.resume();
     child.stderr.resume();
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(hrtimeMs(start)) : reject(new Error(`${command} exited ${code}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve(hrtimeMs(start)) : reject(new Error(`${command} exited ${code}`)),
+    );
   });
 }
 
@@ -201,7 +226,10 @@ function rssPeakSampler(pid) {
 async function measureServer(target, { echoRuns, warmupRuns, outputBytes }, workspace) {
   const home = makeTempDir(`term-mcp-peers-home-${target.name}-`);
   // The reference for this cold start, measured right before it (the machine's load drifts between servers).
-  const bareNodeMs = median([await spawnToCloseMs(process.execPath, ['-e', '']), await spawnToCloseMs(process.execPath, ['-e', ''])]);
+  const bareNodeMs = median([
+    await spawnToCloseMs(process.execPath, ['-e', '']),
+    await spawnToCloseMs(process.execPath, ['-e', '']),
+  ]);
   const started = process.hrtime.bigint();
   const child = target.start(home, workspace);
   const rpc = new LegacyRpc(child);
@@ -235,10 +263,18 @@ async function measureServer(target, { echoRuns, warmupRuns, outputBytes }, work
     try {
       const answer = await target.call(rpc, 'cat big.txt');
       const ms = hrtimeMs(t);
-      const failure = answer.error ? JSON.stringify(answer.error) : answer.result?.isError ? textOf(answer.result).slice(0, 200) : undefined;
+      const failure = answer.error
+        ? JSON.stringify(answer.error)
+        : answer.result?.isError
+          ? textOf(answer.result).slice(0, 200)
+          : undefined;
       output = { ms, ok: failure === undefined, failure, answerBytes: JSON.stringify(answer).length };
     } catch (error) {
-      output = { ms: hrtimeMs(t), ok: false, failure: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+      output = {
+        ms: hrtimeMs(t),
+        ok: false,
+        failure: error instanceof Error ? error.message.split('\n')[0] : String(error),
+      };
     }
     const peak = stopSampling();
     output.rssGrowth = peak - before;
@@ -264,7 +300,12 @@ export async function runPeersBench(options = {}) {
   try {
     const json = path.join(scratch, 'run.json');
     const args = [path.join(BENCH_DIR, 'peers.mjs'), '--json', json];
-    for (const [flag, key] of [['--rounds', 'rounds'], ['--echo-runs', 'echoRuns'], ['--peers-dir', 'peersDir'], ['--cli', 'cli']]) {
+    for (const [flag, key] of [
+      ['--rounds', 'rounds'],
+      ['--echo-runs', 'echoRuns'],
+      ['--peers-dir', 'peersDir'],
+      ['--cli', 'cli'],
+    ]) {
       if (options[key] !== undefined) args.push(flag, String(options[key]));
     }
     // The whole environment: the peers' install runs npm, which needs the machine's registry and CA settings.
@@ -300,7 +341,12 @@ async function measurePeers(options = {}) {
       }
       rounds.push({ loadAverage: os.loadavg()[0], results });
     }
-    return { settings, date: new Date().toISOString(), targets: all.map(({ name, label }) => ({ name, label })), rounds };
+    return {
+      settings,
+      date: new Date().toISOString(),
+      targets: all.map(({ name, label }) => ({ name, label })),
+      rounds,
+    };
   } finally {
     removeDir(workspace);
     if (ownPeersDir) removeDir(peersDir);
@@ -315,7 +361,12 @@ function perRound(run, name, pick) {
 }
 
 function spreadOf(values) {
-  return { median: median(values), min: Math.min(...values), max: Math.max(...values), spread: Math.max(...values) - Math.min(...values) };
+  return {
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    spread: Math.max(...values) - Math.min(...values),
+  };
 }
 
 /** Every row of the issue, for each server: median over rounds, spread, and the pooled p99 for echo. */
@@ -347,7 +398,8 @@ export function peersFigures(run) {
   return figures;
 }
 
-const range = (s, digits = 2, unit = '') => `${fixed(s.median, digits)}${unit} (${fixed(s.min, digits)}–${fixed(s.max, digits)})`;
+const range = (s, digits = 2, unit = '') =>
+  `${fixed(s.median, digits)}${unit} (${fixed(s.min, digits)}–${fixed(s.max, digits)})`;
 
 /** "met" only when the median clears the bound by more than the spread of the rounds. */
 function judgeAtMost(stats, bound) {
@@ -365,9 +417,21 @@ function headToHead(run, peer, pick) {
 export function peersVerdicts(run) {
   const f = peersFigures(run)['term-mcp'];
   const verdicts = [
-    ['STDIO `echo hi` p50 within 1.3x of a bare spawn (sandbox off, one-shot `terminal_execute {command}`)', judgeAtMost(f.echoRatio, 1.3), `${range(f.echoRatio)}x`],
-    ['STDIO `echo hi` p99 within 2x of its p50', judgeAtMost(f.echoP99OverP50, 2), `p99/p50 per round ${range(f.echoP99OverP50)}x (the bare spawn's own, same rounds: ${range(f.bareP99OverP50)}x)`],
-    ['STDIO cold start to the first tools/list within 2x of `node -e \'\'`', judgeAtMost(f.coldStartRatio, 2), `${range(f.coldStartRatio)}x (${range(f.coldStartMs, 0, ' ms')})`],
+    [
+      'STDIO `echo hi` p50 within 1.3x of a bare spawn (sandbox off, one-shot `terminal_execute {command}`)',
+      judgeAtMost(f.echoRatio, 1.3),
+      `${range(f.echoRatio)}x`,
+    ],
+    [
+      'STDIO `echo hi` p99 within 2x of its p50',
+      judgeAtMost(f.echoP99OverP50, 2),
+      `p99/p50 per round ${range(f.echoP99OverP50)}x (the bare spawn's own, same rounds: ${range(f.bareP99OverP50)}x)`,
+    ],
+    [
+      "STDIO cold start to the first tools/list within 2x of `node -e ''`",
+      judgeAtMost(f.coldStartRatio, 2),
+      `${range(f.coldStartRatio)}x (${range(f.coldStartMs, 0, ' ms')})`,
+    ],
     ['STDIO idle RSS at most 60 MiB', judgeAtMost(f.idleRss, 60), `${range(f.idleRss, 1, ' MiB')}`],
   ];
   const rows = [
@@ -386,7 +450,8 @@ export function peersVerdicts(run) {
         verdicts.push([`${what}: first against ${peer.label}`, verdict, 'the peer fails the call in every round']);
         continue;
       }
-      const verdict = ratio.median + ratio.spread < 1 ? 'ahead' : ratio.median > 1 ? '**behind**' : 'not clear (within the spread)';
+      const verdict =
+        ratio.median + ratio.spread < 1 ? 'ahead' : ratio.median > 1 ? '**behind**' : 'not clear (within the spread)';
       verdicts.push([`${what}: first against ${peer.label}`, verdict, `term-mcp ÷ peer ${range(ratio)}x`]);
     }
   }
@@ -397,7 +462,11 @@ export function peersVerdicts(run) {
 export function peersRunVerdicts(run) {
   return peersVerdicts(run)
     .filter(([, verdict]) => verdict !== 'n/a')
-    .map(([target, verdict, evidence]) => ({ met: verdict === 'met' || verdict === 'ahead', target, evidence: verdict.startsWith('not clear') ? `${evidence}; ${verdict}` : evidence }));
+    .map(([target, verdict, evidence]) => ({
+      met: verdict === 'met' || verdict === 'ahead',
+      target,
+      evidence: verdict.startsWith('not clear') ? `${evidence}; ${verdict}` : evidence,
+    }));
 }
 
 export function peersMarkdown(run) {
@@ -411,11 +480,20 @@ export function peersMarkdown(run) {
       : `fails in ${f.outputOk.filter((ok) => !ok).length}/${f.outputOk.length} rounds (${(f.outputFailure ?? '').split('\n')[0].slice(0, 60).replace(/\|/g, '\\|')}); +${range(f.outputRssGrowth, 0, ' MiB')}`;
   const rows = [
     row('`echo hi` to completion, p50 ÷ a bare spawn of echo', (f) => `${range(f.echoRatio)}x`),
-    row('`echo hi` p50 / p99 ms (pooled over rounds)', (f) => `${fixed(f.pooledEcho.p50)} / ${fixed(f.pooledEcho.p99)}`),
-    row('bare spawn of echo p50 / p99 ms (pooled, same rounds)', (f) => `${fixed(f.pooledBare.p50)} / ${fixed(f.pooledBare.p99)}`),
+    row(
+      '`echo hi` p50 / p99 ms (pooled over rounds)',
+      (f) => `${fixed(f.pooledEcho.p50)} / ${fixed(f.pooledEcho.p99)}`,
+    ),
+    row(
+      'bare spawn of echo p50 / p99 ms (pooled, same rounds)',
+      (f) => `${fixed(f.pooledBare.p50)} / ${fixed(f.pooledBare.p99)}`,
+    ),
     row('50 MB of output: time; server RSS growth', outputCell),
-    row('cold start to the first tools/list answer', (f) => `${range(f.coldStartMs, 0, ' ms')} = ${range(f.coldStartRatio)}x \`node -e ''\``),
-    row('`node -e \'\'` just before (the cold start reference)', (f) => range(f.bareNodeMs, 0, ' ms')),
+    row(
+      'cold start to the first tools/list answer',
+      (f) => `${range(f.coldStartMs, 0, ' ms')} = ${range(f.coldStartRatio)}x \`node -e ''\``,
+    ),
+    row("`node -e ''` just before (the cold start reference)", (f) => range(f.bareNodeMs, 0, ' ms')),
     row('RSS 1 s after the first answer', (f) => range(f.startRss, 1, ' MiB')),
     row(`idle RSS (${SETTLE_MS / 1000} s after the first answer)`, (f) => range(f.idleRss, 1, ' MiB')),
   ];

@@ -8,7 +8,20 @@
 //
 //   node bench/plan-stdio.mjs [--rounds 300] [--baseline /path/to/old/dist]
 import path from 'node:path';
-import { assertBuilt, CLI, fixed, hrtimeMs, isMain, makeTempDir, removeDir, startChild, StdioRpc, summarize, termMcpEnv, toolResult } from './support.mjs';
+import {
+  assertBuilt,
+  CLI,
+  fixed,
+  hrtimeMs,
+  isMain,
+  makeTempDir,
+  removeDir,
+  startChild,
+  StdioRpc,
+  summarize,
+  termMcpEnv,
+  toolResult,
+} from './support.mjs';
 
 export const PLAN_LINES = {
   'echo a': 'echo a',
@@ -20,9 +33,18 @@ const WARM_UP = 200;
 export async function runPlanStdioBench({ rounds = 300, baseline = null } = {}) {
   assertBuilt();
   const workspace = makeTempDir('term-mcp-bench-plan-');
-  const builds = baseline === null ? [['this build', CLI]] : [['this build', CLI], ['baseline', path.join(baseline, 'main', 'cli.js')]];
+  const builds =
+    baseline === null
+      ? [['this build', CLI]]
+      : [
+          ['this build', CLI],
+          ['baseline', path.join(baseline, 'main', 'cli.js')],
+        ];
   const servers = builds.map(([build, cli]) => {
-    const child = startChild('node', [cli, 'stdio'], { env: termMcpEnv(workspace, { TERM_MCP_SANDBOX: 'off' }), stdin: 'pipe' });
+    const child = startChild('node', [cli, 'stdio'], {
+      env: termMcpEnv(workspace, { TERM_MCP_SANDBOX: 'off' }),
+      stdin: 'pipe',
+    });
     return { build, rpc: new StdioRpc(child), sessions: new Map() };
   });
   try {
@@ -34,13 +56,17 @@ export async function runPlanStdioBench({ rounds = 300, baseline = null } = {}) 
       const session = server.sessions.get(command);
       const started = process.hrtime.bigint();
       const args = session === undefined ? { command } : { command, session_id: session };
-      const answer = toolResult(await server.rpc.request('tools/call', { name: 'terminal_plan', arguments: args }), 'terminal_plan');
+      const answer = toolResult(
+        await server.rpc.request('tools/call', { name: 'terminal_plan', arguments: args }),
+        'terminal_plan',
+      );
       const ms = hrtimeMs(started);
       server.sessions.set(command, answer.session_id);
       return { ms, verdict: answer.policy.verdict };
     };
     const entries = Object.entries(PLAN_LINES);
-    for (let index = 0; index < WARM_UP; index += 1) for (const server of servers) for (const [, command] of entries) await plan(server, command);
+    for (let index = 0; index < WARM_UP; index += 1)
+      for (const server of servers) for (const [, command] of entries) await plan(server, command);
     const samples = new Map(servers.flatMap(({ build }) => entries.map(([name]) => [`${build}\0${name}`, []])));
     const verdicts = new Map();
     for (let round = 0; round < rounds; round += 1) {
@@ -56,7 +82,14 @@ export async function runPlanStdioBench({ rounds = 300, baseline = null } = {}) 
       const base = summarize(samples.get(`${build}\0echo a`)).p50;
       return entries.map(([name, command]) => {
         const stats = summarize(samples.get(`${build}\0${name}`));
-        return { build, name, length: command.length, verdict: verdicts.get(`${build}\0${name}`), ...stats, ratio: stats.p50 / base };
+        return {
+          build,
+          name,
+          length: command.length,
+          verdict: verdicts.get(`${build}\0${name}`),
+          ...stats,
+          ratio: stats.p50 / base,
+        };
       });
     });
   } finally {
@@ -69,7 +102,10 @@ export function planStdioMarkdown(rows) {
   return [
     '| server | terminal_plan of | characters | verdict | samples | p50 ms | p99 ms | p50 ÷ `echo a` on the same server |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.build} | \`${r.name}\` | ${r.length} | ${r.verdict} | ${r.n} | ${fixed(r.p50, 3)} | ${fixed(r.p99, 3)} | ${fixed(r.ratio, 2)}x |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.build} | \`${r.name}\` | ${r.length} | ${r.verdict} | ${r.n} | ${fixed(r.p50, 3)} | ${fixed(r.p99, 3)} | ${fixed(r.ratio, 2)}x |`,
+    ),
   ].join('\n');
 }
 
@@ -79,5 +115,7 @@ if (isMain(import.meta.url)) {
     return at === -1 ? undefined : process.argv[at + 1];
   };
   const rounds = Number(option('--rounds') ?? 300);
-  process.stdout.write(`${planStdioMarkdown(await runPlanStdioBench({ rounds, baseline: option('--baseline') ?? null }))}\n`);
+  process.stdout.write(
+    `${planStdioMarkdown(await runPlanStdioBench({ rounds, baseline: option('--baseline') ?? null }))}\n`,
+  );
 }

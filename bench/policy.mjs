@@ -14,13 +14,15 @@ import { pathToFileURL } from 'node:url';
 import { assertBuilt, fixed, hrtimeMs, isMain, makeTempDir, removeDir, ROOT, summarize } from './support.mjs';
 
 const LENGTHS = [10, 100, 1_000, 10_000, 100_000];
-const fill = (length, unit, prefix = '') => prefix + unit.repeat(Math.max(1, Math.floor((length - prefix.length) / unit.length)));
+const fill = (length, unit, prefix = '') =>
+  prefix + unit.repeat(Math.max(1, Math.floor((length - prefix.length) / unit.length)));
 /** Distinct names, so no look-up is answered from the evaluation's memo. */
 const distinct = (count, make) => Array.from({ length: count }, (_, index) => make(index.toString(36)));
 const SHAPES = {
   'echo a a a ...': (length) => fill(length, ' a', 'echo'),
   'ls;ls;...': (length) => fill(length, 'ls;'),
-  'cat f0 f1 f2 ... (distinct operands)': (length) => `cat${distinct(Math.max(1, Math.floor((length - 3) / 6)), (name) => ` f${name.padStart(4, '0')}`).join('')}`,
+  'cat f0 f1 f2 ... (distinct operands)': (length) =>
+    `cat${distinct(Math.max(1, Math.floor((length - 3) / 6)), (name) => ` f${name.padStart(4, '0')}`).join('')}`,
   "echo '<one long quoted word>'": (length) => `echo '${'x'.repeat(Math.max(1, length - 7))}'`,
   "cat <<'E' (here-document)": (length) => `cat <<'E'\n${fill(length - 12, 'text\n')}E`,
   // Issue 20: every word an option read through ls's table (clusters split, abbreviations resolved).
@@ -52,7 +54,9 @@ export async function loadPolicyEngine(dist = undefined) {
   const { TYPES } = await load('main/types.js', dist);
   const workspace = makeTempDir('term-mcp-bench-policy-');
   writeFileSync(path.join(workspace, 'a'), 'a\n');
-  const container = configuredContainer(loadConfig({ WORKSPACE_ROOT: workspace, MAX_COMMAND_LENGTH: '100000' }, {}, workspace));
+  const container = configuredContainer(
+    loadConfig({ WORKSPACE_ROOT: workspace, MAX_COMMAND_LENGTH: '100000' }, {}, workspace),
+  );
   container.load(...SERVER_MODULES);
   const inspector = container.get(TYPES.PathInspector);
   return { engine: container.get(TYPES.PolicyEngine), cwd: inspector.root, close: () => removeDir(workspace) };
@@ -75,7 +79,8 @@ export async function runPolicyBench() {
       // A line that arrives over the wire is one flat string; `repeat`/`join` build ropes V8 flattens on first use.
       const line = JSON.parse(JSON.stringify(command));
       let decision = null;
-      for (let index = 0; index < WARM_UP; index += 1) decision = engine.evaluate({ command: line, cwd: inspector.root });
+      for (let index = 0; index < WARM_UP; index += 1)
+        decision = engine.evaluate({ command: line, cwd: inspector.root });
       const samples = [];
       const cpu = [];
       const parseOnly = [];
@@ -112,7 +117,10 @@ export async function runPolicyBench() {
       // CPU time, not wall time, so a loaded machine's preemptions do not pass for cost; from 1 000 characters up
       // (below that the fixed cost of an evaluation dominates).
       for (const row of rows) {
-        const scaled = reference && row.length >= reference.length ? row.cpuP50 / row.length / (reference.cpuP50 / reference.length) : null;
+        const scaled =
+          reference && row.length >= reference.length
+            ? row.cpuP50 / row.length / (reference.cpuP50 / reference.length)
+            : null;
         results.push({ ...row, perCharacterVsThousand: scaled });
       }
     }
@@ -130,7 +138,15 @@ export function policyMarkdown({ results, bounds }) {
   ];
   const row = (r) =>
     `| \`${r.shape}\` | ${r.length} | ${r.verdict} (${r.rule}) | ${r.n} | ${fixed(r.p50, 3)} | ${fixed(r.p99, 3)} | ${fixed(r.max, 3)} | ${fixed(r.cpuP50, 3)} | ${fixed(r.parseP50, 3)} | ${fixed(r.p50 / r.parseP50, 1)}x | ${r.perCharacterVsThousand === null || r.perCharacterVsThousand === undefined ? '' : `${fixed(r.perCharacterVsThousand, 2)}x`} |`;
-  return [...head, ...results.map(row), '', 'The costliest lines the bounds accept:', '', ...head, ...bounds.map(row)].join('\n');
+  return [
+    ...head,
+    ...results.map(row),
+    '',
+    'The costliest lines the bounds accept:',
+    '',
+    ...head,
+    ...bounds.map(row),
+  ].join('\n');
 }
 
 /** Each shape's 1 000-character line judged by this build and by `baselineDist`'s, alternating sample by sample. */
@@ -164,7 +180,10 @@ export function comparisonMarkdown(rows) {
   return [
     '| line (1 000 characters) | verdict: this build / baseline | p50 ms, this build | p50 ms, baseline | this build ÷ baseline |',
     '| --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| \`${r.shape}\` | ${r.verdicts.join(' / ')} | ${fixed(r.mine, 3)} | ${fixed(r.baseline, 3)} | ${fixed(r.ratio, 2)}x |`),
+    ...rows.map(
+      (r) =>
+        `| \`${r.shape}\` | ${r.verdicts.join(' / ')} | ${fixed(r.mine, 3)} | ${fixed(r.baseline, 3)} | ${fixed(r.ratio, 2)}x |`,
+    ),
   ].join('\n');
 }
 

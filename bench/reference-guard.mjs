@@ -6,7 +6,9 @@ export function referenceGuard(port, token) {
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   return function admitted(req, res) {
     if (!allowedHosts.has(req.headers.host ?? '')) {
-      res.writeHead(403, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden host"}}');
+      res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden host"}}');
       return false;
     }
     if (token !== '' && req.headers.authorization !== `Bearer ${token}`) {

@@ -20,16 +20,61 @@ import { assertBuilt, fixed, mib, ROOT } from './support.mjs';
 const OUTPUT = path.join(ROOT, 'docs', 'performance.md');
 
 const BENCHMARKS = {
-  http: { title: 'HTTP throughput (Streamable HTTP)', run: runHttpBench, markdown: httpMarkdown, verdicts: httpVerdicts },
-  httpScaling: { title: 'HTTP at 10 and 100 connections', run: runHttpScalingBench, markdown: httpScalingMarkdown, verdicts: httpScalingVerdicts },
+  http: {
+    title: 'HTTP throughput (Streamable HTTP)',
+    run: runHttpBench,
+    markdown: httpMarkdown,
+    verdicts: httpVerdicts,
+  },
+  httpScaling: {
+    title: 'HTTP at 10 and 100 connections',
+    run: runHttpScalingBench,
+    markdown: httpScalingMarkdown,
+    verdicts: httpScalingVerdicts,
+  },
   stdio: { title: 'STDIO throughput', run: runStdioBench, markdown: stdioMarkdown, verdicts: stdioVerdicts },
-  execute: { title: 'Execute overhead (`terminal_execute` of `true` vs a bare spawn)', run: runExecuteBench, markdown: executeMarkdown, verdicts: executeVerdicts },
-  sandbox: { title: 'Sandbox cost: latency, server CPU, host process count, concurrency, memory, event loop', run: runSandboxBench, markdown: sandboxMarkdown, verdicts: sandboxVerdicts },
-  startup: { title: 'Cold start and exit on stdin EOF (`term-mcp stdio`)', run: runStartupBench, markdown: startupMarkdown, verdicts: startupVerdicts },
-  memory: { title: 'Memory per idle execution session', run: runMemoryBench, markdown: memoryMarkdown, verdicts: () => [] },
-  stream: { title: 'Streaming 100 MiB through `terminal_read`', run: runStreamBench, markdown: streamMarkdown, verdicts: streamVerdicts },
-  policy: { title: 'Judging a command line (policy engine, in-process)', run: runPolicyBench, markdown: policyMarkdown, verdicts: policyVerdicts },
-  peers: { title: 'Head to head with the peers over STDIO', run: runPeersBench, markdown: peersMarkdown, verdicts: peersRunVerdicts },
+  execute: {
+    title: 'Execute overhead (`terminal_execute` of `true` vs a bare spawn)',
+    run: runExecuteBench,
+    markdown: executeMarkdown,
+    verdicts: executeVerdicts,
+  },
+  sandbox: {
+    title: 'Sandbox cost: latency, server CPU, host process count, concurrency, memory, event loop',
+    run: runSandboxBench,
+    markdown: sandboxMarkdown,
+    verdicts: sandboxVerdicts,
+  },
+  startup: {
+    title: 'Cold start and exit on stdin EOF (`term-mcp stdio`)',
+    run: runStartupBench,
+    markdown: startupMarkdown,
+    verdicts: startupVerdicts,
+  },
+  memory: {
+    title: 'Memory per idle execution session',
+    run: runMemoryBench,
+    markdown: memoryMarkdown,
+    verdicts: () => [],
+  },
+  stream: {
+    title: 'Streaming 100 MiB through `terminal_read`',
+    run: runStreamBench,
+    markdown: streamMarkdown,
+    verdicts: streamVerdicts,
+  },
+  policy: {
+    title: 'Judging a command line (policy engine, in-process)',
+    run: runPolicyBench,
+    markdown: policyMarkdown,
+    verdicts: policyVerdicts,
+  },
+  peers: {
+    title: 'Head to head with the peers over STDIO',
+    run: runPeersBench,
+    markdown: peersMarkdown,
+    verdicts: peersRunVerdicts,
+  },
 };
 
 const ABOUT = {
@@ -50,14 +95,14 @@ const ABOUT = {
     'wires it, one session opened by `initialize` and named by `Mcp-Session-Id` on every request, answers as SSE streams; ' +
     'the reference most servers are built on; same Host and bearer checks); **echo** ' +
     '(bench/echo-server.mjs: node:http that parses the JSON body and answers with no MCP work, the ceiling). ' +
-    'The SDK server registers term-mcp\'s own tool definitions (same zod schemas, same handlers on one term-mcp ' +
+    "The SDK server registers term-mcp's own tool definitions (same zod schemas, same handlers on one term-mcp " +
     'composition root), so both MCP servers run the same tool code and list the same 12-tool catalog (~26 KB of JSON); ' +
     'only the protocol layer and transport differ. The echo answers `tools/list` with that same catalog (serialized per ' +
     'request) and `tools/call` by echoing the params (so its tools/call does no tool work at all). tools/call is ' +
     '`terminal_plan {command:"pwd", session_id}`: the policy engine judges `pwd` and a plan is recorded in one execution session.',
   stdio:
-    'Same three kinds of target over a child\'s stdin/stdout: term-mcp (`node dist/main/cli.js stdio`), the SDK server ' +
-    '(`serveStdio`, one McpServer for the connection, term-mcp\'s tools as above), and a bare line echo (readline + ' +
+    "Same three kinds of target over a child's stdin/stdout: term-mcp (`node dist/main/cli.js stdio`), the SDK server " +
+    "(`serveStdio`, one McpServer for the connection, term-mcp's tools as above), and a bare line echo (readline + " +
     'JSON.parse + JSON.stringify, the same catalog for tools/list; the ceiling). The benchmark client runs in the parent ' +
     'process and keeps 1 or 64 requests outstanding; on 2 cores it competes with the server for CPU, equally for every target.',
   execute:
@@ -76,14 +121,14 @@ const ABOUT = {
     'one-shot calls in flight from one client; RSS after 10 and 1 000 sandboxed calls; and the event-loop delay while ' +
     'the policy engine judges the costliest accepted lines. Each part notes the 1-minute load average when it ran.',
   startup:
-    'bench/startup.mjs: per round a bare `node -e \'\'` (spawn to exit), then `term-mcp stdio` (spawn, one 2026-07-28 ' +
+    "bench/startup.mjs: per round a bare `node -e ''` (spawn to exit), then `term-mcp stdio` (spawn, one 2026-07-28 " +
     '`tools/list`, which needs no handshake, its answer, stdin closed, exit). The ratio is taken round by round.',
   httpScaling:
     'bench/http-scaling.mjs: term-mcp (`term-mcp http`, as in the throughput benchmark) and the bare node:http echo, ' +
     'each at 10 and then 100 autocannon connections with the same modern requests. The echo shows what queueing alone ' +
     'does on this machine: a server that is saturated at 10 connections answers 100 with about 10x the latency. ' +
     '`tools/call execute` is `terminal_execute {command: "echo hi"}` (one-shot, sandboxed: the default) on term-mcp and ' +
-    'on the v1 SDK server (term-mcp\'s tool code behind the v1 SDK), against the bare node:http spawn server ' +
+    "on the v1 SDK server (term-mcp's tool code behind the v1 SDK), against the bare node:http spawn server " +
     '(bench/echo-server.mjs with SPAWN_ON_CALL=1: each call spawns `echo hi` and answers with its output); an answer ' +
     'without `"status":"succeeded"` counts as failed. All execute calls come from one principal (one bearer token).',
   memory: 'In-process (dist/ composition root) in a child started with `--expose-gc`.',
@@ -93,9 +138,9 @@ const ABOUT = {
     'demand into a temp dir (`npm install --ignore-scripts --no-save`; they are not dependencies of this project), each ' +
     "runs with a temp HOME (DesktopCommander's config there: telemetry off, no onboarding) and `DO_NOT_TRACK=1`. One " +
     'client for all three: newline JSON-RPC with the 2025 `initialize` handshake. "Cold start" is from spawn to the ' +
-    'tools/list answer (initialize, initialized, tools/list); RSS is read 1 s after it and again at 12 s (idle: past V8\'s first idle-time memory-reducer check), the verdict on the second; the benchmark runs in a child ' +
+    "tools/list answer (initialize, initialized, tools/list); RSS is read 1 s after it and again at 12 s (idle: past V8's first idle-time memory-reducer check), the verdict on the second; the benchmark runs in a child " +
     'of its own, whose bare spawns are the reference. "met" needs the median to ' +
-    "clear the bound by more than the rounds' spread; \"ahead\" needs term-mcp ÷ peer below 1 by more than the spread.",
+    'clear the bound by more than the rounds\' spread; "ahead" needs term-mcp ÷ peer below 1 by more than the spread.',
   stream:
     'One `term-mcp stdio` child per row. Each output stream is captured in one growable buffer up to MAX_OUTPUT_BYTES; ' +
     'bytes past the cap are still drained from the pipe (the command never blocks) and dropped, and the read marks ' +
@@ -117,13 +162,13 @@ const NOTES = [
     'keyed by a SHA-256 of the bearer token, the bounded JSON body parser, the bearer check, the MCP header checks, the ' +
     "router), then the dispatcher's `_meta` validation, and leaves through `res.json`. For `tools/list` (the same ~26 KB " +
     'answer as the echo) that chain is the whole gap.',
-  '**term-mcp vs the ceiling, tools/call.** The echo answers `tools/call` without doing the tool\'s work, so no server ' +
+  "**term-mcp vs the ceiling, tools/call.** The echo answers `tools/call` without doing the tool's work, so no server " +
     'that runs `terminal_plan` can come within 2x of it. `terminal_plan {command:"pwd"}` parses the command line, ' +
     'judges it, resolves the working directory (`realpath`), finds the executable on the trusted PATH (`stat` per ' +
     'directory) and inspects path arguments component by component (`lstat`): in a profile of `term-mcp stdio` at 64 ' +
     'requests in flight, about 45% of the server CPU went to those synchronous `stat`/`lstat`/`realpath` calls and ~16% ' +
     'to writing answers to the pipe. They are deliberate (no cache between the check and the use of a path); over HTTP ' +
-    'the tool was ~25% of the CPU and Express\'s `res.json` ~15%.',
+    "the tool was ~25% of the CPU and Express's `res.json` ~15%.",
   '**Execute overhead.** The spawn is the same; the extra time is the execute-time re-check (the working directory ' +
     'resolved again and the whole policy evaluated again, i.e. the same synchronous file-system calls as a plan) plus ' +
     'building and signing the receipt (a one-shot `terminal_execute {command}` skips the re-check: its plan was judged in ' +
@@ -154,7 +199,10 @@ function machineFacts() {
     memory: `${fixed(os.totalmem() / 1024 ** 3, 1)} GiB`,
     node: process.version,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
-    loadAverage: os.loadavg().map((value) => fixed(value, 2)).join(' '),
+    loadAverage: os
+      .loadavg()
+      .map((value) => fixed(value, 2))
+      .join(' '),
     commit: `${git(['rev-parse', '--short', 'HEAD']) ?? 'unknown'}${dirty ? ' (with uncommitted changes)' : ''}`,
     sdk: '@modelcontextprotocol/server 2.4.0 + @modelcontextprotocol/node 2.1.2',
     autocannon: '9.0.0',
@@ -179,18 +227,30 @@ function httpVerdicts({ results }) {
     return [
       ...(v1 === undefined
         ? []
-        : [verdict(ours.requestsPerSecond >= v1.requestsPerSecond, `HTTP ${method}: at least the v1 SDK McpServer's throughput (stateful Streamable HTTP)`,
-            `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs v1 SDK ${fixed(v1.requestsPerSecond, 0)} req/s (${fixed(ours.requestsPerSecond / v1.requestsPerSecond)}x); p99 ${fixed(ours.p99Ms)} vs ${fixed(v1.p99Ms)} ms`)]),
-      verdict(ours.requestsPerSecond >= sdk.requestsPerSecond, `HTTP ${method}: at least the official SDK server's throughput`,
-        `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs SDK ${fixed(sdk.requestsPerSecond, 0)} req/s (${fixed(ours.requestsPerSecond / sdk.requestsPerSecond)}x)`),
-      verdict(ours.requestsPerSecond * 2 >= echo.requestsPerSecond, `HTTP ${method}: within 2x of the bare Node ceiling`,
-        `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs echo ${fixed(echo.requestsPerSecond, 0)} req/s (echo is ${fixed(echo.requestsPerSecond / ours.requestsPerSecond)}x faster)`),
+        : [
+            verdict(
+              ours.requestsPerSecond >= v1.requestsPerSecond,
+              `HTTP ${method}: at least the v1 SDK McpServer's throughput (stateful Streamable HTTP)`,
+              `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs v1 SDK ${fixed(v1.requestsPerSecond, 0)} req/s (${fixed(ours.requestsPerSecond / v1.requestsPerSecond)}x); p99 ${fixed(ours.p99Ms)} vs ${fixed(v1.p99Ms)} ms`,
+            ),
+          ]),
+      verdict(
+        ours.requestsPerSecond >= sdk.requestsPerSecond,
+        `HTTP ${method}: at least the official SDK server's throughput`,
+        `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs SDK ${fixed(sdk.requestsPerSecond, 0)} req/s (${fixed(ours.requestsPerSecond / sdk.requestsPerSecond)}x)`,
+      ),
+      verdict(
+        ours.requestsPerSecond * 2 >= echo.requestsPerSecond,
+        `HTTP ${method}: within 2x of the bare Node ceiling`,
+        `term-mcp ${fixed(ours.requestsPerSecond, 0)} req/s vs echo ${fixed(echo.requestsPerSecond, 0)} req/s (echo is ${fixed(echo.requestsPerSecond / ours.requestsPerSecond)}x faster)`,
+      ),
     ];
   });
 }
 
 function stdioVerdicts({ results }) {
-  const pick = (target, method, inFlight) => results.find((r) => r.target === target && r.method === method && r.inFlight === inFlight);
+  const pick = (target, method, inFlight) =>
+    results.find((r) => r.target === target && r.method === method && r.inFlight === inFlight);
   const out = [];
   for (const method of ['tools/list', 'tools/call']) {
     for (const inFlight of [1, 64]) {
@@ -199,10 +259,16 @@ function stdioVerdicts({ results }) {
       const echo = pick('echo', method, inFlight);
       if (!ours || !sdk || !echo) continue;
       out.push(
-        verdict(ours.roundTripsPerSecond >= sdk.roundTripsPerSecond, `STDIO ${method}, ${inFlight} in flight: at least the official SDK server's throughput`,
-          `term-mcp ${fixed(ours.roundTripsPerSecond, 0)}/s vs SDK ${fixed(sdk.roundTripsPerSecond, 0)}/s (${fixed(ours.roundTripsPerSecond / sdk.roundTripsPerSecond)}x)`),
-        verdict(ours.roundTripsPerSecond * 2 >= echo.roundTripsPerSecond, `STDIO ${method}, ${inFlight} in flight: within 2x of the bare Node ceiling`,
-          `term-mcp ${fixed(ours.roundTripsPerSecond, 0)}/s vs echo ${fixed(echo.roundTripsPerSecond, 0)}/s (echo is ${fixed(echo.roundTripsPerSecond / ours.roundTripsPerSecond)}x faster)`),
+        verdict(
+          ours.roundTripsPerSecond >= sdk.roundTripsPerSecond,
+          `STDIO ${method}, ${inFlight} in flight: at least the official SDK server's throughput`,
+          `term-mcp ${fixed(ours.roundTripsPerSecond, 0)}/s vs SDK ${fixed(sdk.roundTripsPerSecond, 0)}/s (${fixed(ours.roundTripsPerSecond / sdk.roundTripsPerSecond)}x)`,
+        ),
+        verdict(
+          ours.roundTripsPerSecond * 2 >= echo.roundTripsPerSecond,
+          `STDIO ${method}, ${inFlight} in flight: within 2x of the bare Node ceiling`,
+          `term-mcp ${fixed(ours.roundTripsPerSecond, 0)}/s vs echo ${fixed(echo.roundTripsPerSecond, 0)}/s (echo is ${fixed(echo.roundTripsPerSecond / ours.roundTripsPerSecond)}x faster)`,
+        ),
       );
     }
   }
@@ -215,9 +281,12 @@ function executeVerdicts({ inProcess, viaStdio }) {
     ['via stdio', viaStdio],
   ].map(([label, result]) => {
     const overhead = result.execute.p50 - result.spawn.p50;
-    return verdict(overhead < 2, `Execute overhead < 2 ms over a bare spawn (${label}, p50${label === 'in-process' ? ', the fair comparison' : ''})`,
+    return verdict(
+      overhead < 2,
+      `Execute overhead < 2 ms over a bare spawn (${label}, p50${label === 'in-process' ? ', the fair comparison' : ''})`,
       `terminal_execute p50 ${fixed(result.execute.p50)} ms vs spawn p50 ${fixed(result.spawn.p50)} ms: +${fixed(overhead)} ms ` +
-        `(p99: +${fixed(result.execute.p99 - result.spawn.p99)} ms)`);
+        `(p99: +${fixed(result.execute.p99 - result.spawn.p99)} ms)`,
+    );
   });
 }
 
@@ -232,8 +301,11 @@ function streamVerdicts({ runs }) {
   return runs.map((r) => {
     const growth = r.rssPeak - r.rssStart;
     const bound = r.capBytes + GC_HEADROOM_BYTES;
-    return verdict(growth <= bound, `Flat memory while streaming ${fixed(mib(r.producedBytes), 0)} MiB (MAX_OUTPUT_BYTES ${fixed(mib(r.capBytes), 0)} MiB)`,
-      `server RSS ${fixed(mib(r.rssStart), 0)} → peak ${fixed(mib(r.rssPeak), 0)} MiB (+${fixed(mib(growth), 0)} MiB; bound: cap + ${fixed(mib(GC_HEADROOM_BYTES), 0)} MiB GC headroom = ${fixed(mib(bound), 0)} MiB)`);
+    return verdict(
+      growth <= bound,
+      `Flat memory while streaming ${fixed(mib(r.producedBytes), 0)} MiB (MAX_OUTPUT_BYTES ${fixed(mib(r.capBytes), 0)} MiB)`,
+      `server RSS ${fixed(mib(r.rssStart), 0)} → peak ${fixed(mib(r.rssPeak), 0)} MiB (+${fixed(mib(growth), 0)} MiB; bound: cap + ${fixed(mib(GC_HEADROOM_BYTES), 0)} MiB GC headroom = ${fixed(mib(bound), 0)} MiB)`,
+    );
   });
 }
 
@@ -247,14 +319,33 @@ function policyVerdicts({ results, bounds }) {
   for (const shape of [...new Set(results.map((r) => r.shape))]) {
     const thousand = at(shape, 1_000);
     const largest = at(shape, 100_000);
-    if (thousand) out.push(verdict(thousand.p50 < 1, `\`${shape}\` at 1 000 characters judged in under 1 ms p50`, `p50 ${fixed(thousand.p50, 3)} ms`));
+    if (thousand)
+      out.push(
+        verdict(
+          thousand.p50 < 1,
+          `\`${shape}\` at 1 000 characters judged in under 1 ms p50`,
+          `p50 ${fixed(thousand.p50, 3)} ms`,
+        ),
+      );
     if (thousand && largest) {
       const ratio = largest.perCharacterVsThousand;
-      out.push(verdict(ratio <= 1.5, `\`${shape}\` cost linear in length (per character at 100 000 within 1.5x of the 1 000-character line)`, `${fixed(ratio, 2)}x (${largest.verdict}, ${largest.rule})`));
+      out.push(
+        verdict(
+          ratio <= 1.5,
+          `\`${shape}\` cost linear in length (per character at 100 000 within 1.5x of the 1 000-character line)`,
+          `${fixed(ratio, 2)}x (${largest.verdict}, ${largest.rule})`,
+        ),
+      );
     }
   }
   const worst = [...results, ...bounds].reduce((a, b) => (b.max > a.max ? b : a));
-  out.push(verdict(worst.max < 50, 'No event-loop pause over 50 ms up to 100 000 characters (every shape, and the costliest accepted lines)', `max ${fixed(worst.max, 1)} ms (\`${worst.shape}\`, ${worst.length} characters; its CPU p50 ${fixed(worst.cpuP50, 1)} ms)`));
+  out.push(
+    verdict(
+      worst.max < 50,
+      'No event-loop pause over 50 ms up to 100 000 characters (every shape, and the costliest accepted lines)',
+      `max ${fixed(worst.max, 1)} ms (\`${worst.shape}\`, ${worst.length} characters; its CPU p50 ${fixed(worst.cpuP50, 1)} ms)`,
+    ),
+  );
   return out;
 }
 
@@ -281,7 +372,12 @@ function documentFor(facts, sections, failures) {
     '## Verdicts',
     '',
     verdicts.length === 0 ? 'No verdicts (no benchmark completed).' : '| target | verdict | measured |',
-    ...(verdicts.length === 0 ? [] : ['| --- | --- | --- |', ...verdicts.map((v) => `| ${v.target} | ${v.met ? 'met' : '**not met**'} | ${v.evidence} |`)]),
+    ...(verdicts.length === 0
+      ? []
+      : [
+          '| --- | --- | --- |',
+          ...verdicts.map((v) => `| ${v.target} | ${v.met ? 'met' : '**not met**'} | ${v.evidence} |`),
+        ]),
     '',
   ];
   lines.push('## Why', '', ...NOTES.map((note) => `- ${note}`), '');
@@ -311,7 +407,10 @@ async function main() {
       sections.push({ name, title: bench.title, markdown: bench.markdown(result), verdicts: bench.verdicts(result) });
       process.stderr.write(`bench: ${name} done in ${fixed((Date.now() - started) / 1000, 1)} s\n`);
     } catch (error) {
-      failures.push({ title: bench.title, error: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+      failures.push({
+        title: bench.title,
+        error: error instanceof Error ? error.message.split('\n')[0] : String(error),
+      });
       process.stderr.write(`bench: ${name} FAILED: ${error instanceof Error ? error.stack : String(error)}\n`);
     }
   }

@@ -41,7 +41,15 @@ import {
   toolResult,
 } from './support.mjs';
 
-export const SANDBOX_DEFAULTS = { runs: 100, warmupRuns: 10, clients: 8, callsPerClient: 60, hostExtraProcesses: 400, inFlight: 64, memoryCalls: 1000 };
+export const SANDBOX_DEFAULTS = {
+  runs: 100,
+  warmupRuns: 10,
+  clients: 8,
+  callsPerClient: 60,
+  hostExtraProcesses: 400,
+  inFlight: 64,
+  memoryCalls: 1000,
+};
 
 const load1 = () => fixed(os.loadavg()[0], 2);
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -73,7 +81,9 @@ function launchMs(file, args, options, setupInput) {
     });
     child.stderr.resume();
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 && out === 'hi\n' ? resolve(hrtimeMs(start)) : reject(new Error(`${file} exited ${code}: ${out}`))));
+    child.once('close', (code) =>
+      code === 0 && out === 'hi\n' ? resolve(hrtimeMs(start)) : reject(new Error(`${file} exited ${code}: ${out}`)),
+    );
   });
 }
 
@@ -103,10 +113,14 @@ async function captureBubblewrapLaunch(workspace) {
 
 async function echoCall(rpc, expectedSandbox) {
   const start = process.hrtime.bigint();
-  const receipt = toolResult(await rpc.request('tools/call', { name: 'terminal_execute', arguments: { command: 'echo hi' } }), 'terminal_execute');
+  const receipt = toolResult(
+    await rpc.request('tools/call', { name: 'terminal_execute', arguments: { command: 'echo hi' } }),
+    'terminal_execute',
+  );
   const elapsed = hrtimeMs(start);
   if (receipt.status !== 'succeeded' || receipt.stdout !== 'hi\n') throw new Error(`echo: ${JSON.stringify(receipt)}`);
-  if (receipt.confinement?.sandbox !== expectedSandbox) throw new Error(`expected sandbox ${expectedSandbox}, got ${JSON.stringify(receipt.confinement)}`);
+  if (receipt.confinement?.sandbox !== expectedSandbox)
+    throw new Error(`expected sandbox ${expectedSandbox}, got ${JSON.stringify(receipt.confinement)}`);
   return elapsed;
 }
 
@@ -123,7 +137,9 @@ async function startIdleProcesses(count) {
     child.once('error', () => undefined);
     sleepers.push(child);
   }
-  await Promise.all(sleepers.map((child) => new Promise((resolve) => (child.pid ? resolve() : child.once('spawn', resolve)))));
+  await Promise.all(
+    sleepers.map((child) => new Promise((resolve) => (child.pid ? resolve() : child.once('spawn', resolve)))),
+  );
   const stop = async () => {
     await Promise.all(
       sleepers.map((child) => {
@@ -150,7 +166,8 @@ async function latencyAndCpu({ runs, warmupRuns }, workspace, bubblewrap, server
   const samples = { bubblewrap: [], echo: [], sandboxed: [], unsandboxed: [] };
   let cpu = { sandboxed: 0, unsandboxed: 0 };
   for (let run = 0; run < warmupRuns + runs; run += 1) {
-    if (run === warmupRuns) cpu = { sandboxed: cpuMsOf(servers.sandboxed.child.pid), unsandboxed: cpuMsOf(servers.unsandboxed.child.pid) };
+    if (run === warmupRuns)
+      cpu = { sandboxed: cpuMsOf(servers.sandboxed.child.pid), unsandboxed: cpuMsOf(servers.unsandboxed.child.pid) };
     const bwrapMs = await launchMs(bubblewrap.file, bubblewrap.args, bubblewrap.options, bubblewrap.setupInput);
     const echoMs = await launchMs('echo', ['hi'], {});
     const sandboxedMs = await echoCall(servers.sandboxed.rpc, 'bubblewrap');
@@ -187,7 +204,8 @@ async function concurrency({ clients, callsPerClient }, workspace, bubblewrap) {
       const start = process.hrtime.bigint();
       await Promise.all(
         Array.from({ length: clients }, async () => {
-          for (let call = 0; call < callsPerClient; call += 1) await launchMs(bubblewrap.file, bubblewrap.args, bubblewrap.options, bubblewrap.setupInput);
+          for (let call = 0; call < callsPerClient; call += 1)
+            await launchMs(bubblewrap.file, bubblewrap.args, bubblewrap.options, bubblewrap.setupInput);
         }),
       );
       return (clients * callsPerClient) / (hrtimeMs(start) / 1000);
@@ -219,11 +237,17 @@ async function inFlightCalls({ inFlight }, workspace) {
   try {
     const start = process.hrtime.bigint();
     const answers = await Promise.all(
-      Array.from({ length: inFlight }, () => server.rpc.request('tools/call', { name: 'terminal_execute', arguments: { command: 'echo hi' } })),
+      Array.from({ length: inFlight }, () =>
+        server.rpc.request('tools/call', { name: 'terminal_execute', arguments: { command: 'echo hi' } }),
+      ),
     );
     const elapsedMs = hrtimeMs(start);
-    const failed = answers.filter((answer) => answer.error || answer.result?.isError || answer.result?.structuredContent?.stdout !== 'hi\n');
-    const codes = [...new Set(failed.map((answer) => answer.error?.message ?? answer.result?.structuredContent?.code ?? 'other'))];
+    const failed = answers.filter(
+      (answer) => answer.error || answer.result?.isError || answer.result?.structuredContent?.stdout !== 'hi\n',
+    );
+    const codes = [
+      ...new Set(failed.map((answer) => answer.error?.message ?? answer.result?.structuredContent?.code ?? 'other')),
+    ];
     return { load: load1(), inFlight, failed: failed.length, codes, elapsedMs };
   } finally {
     await server.rpc.close();
@@ -259,7 +283,8 @@ async function heapAfterCalls({ memoryCalls }, workspace) {
     return process.memoryUsage().heapUsed;
   };
   try {
-    const call = async () => toolResult(await server.callTool('terminal_execute', { command: 'echo hi' }), 'terminal_execute');
+    const call = async () =>
+      toolResult(await server.callTool('terminal_execute', { command: 'echo hi' }), 'terminal_execute');
     for (let index = 0; index < 10; index += 1) await call();
     const after10 = await heapUsed();
     for (let index = 10; index < memoryCalls; index += 1) await call();
@@ -288,7 +313,13 @@ async function eventLoopWhileJudging() {
       }
       await sleep(5);
       histogram.disable();
-      rows.push({ shape, length: line.length, verdict, maxDelayMs: histogram.max / 1e6, p99DelayMs: histogram.percentile(99) / 1e6 });
+      rows.push({
+        shape,
+        length: line.length,
+        verdict,
+        maxDelayMs: histogram.max / 1e6,
+        p99DelayMs: histogram.percentile(99) / 1e6,
+      });
     }
     return { load: load1(), rows };
   } finally {
@@ -304,7 +335,10 @@ async function measure(settings) {
   let idle;
   try {
     const bubblewrap = await captureBubblewrapLaunch(bareWorkspace);
-    const servers = { sandboxed: startServer(workspace), unsandboxed: startServer(workspace, { TERM_MCP_SANDBOX: 'off' }) };
+    const servers = {
+      sandboxed: startServer(workspace),
+      unsandboxed: startServer(workspace, { TERM_MCP_SANDBOX: 'off' }),
+    };
     const latency = { quiet: [], crowded: [] };
     try {
       // quiet, crowded, quiet, crowded: each condition twice, so drift in the machine's load hits both.
@@ -335,7 +369,9 @@ async function measure(settings) {
 export async function runSandboxBench(options = {}) {
   assertBuilt();
   const settings = { ...SANDBOX_DEFAULTS, ...options };
-  const child = startChild('node', [path.join(BENCH_DIR, 'sandbox.mjs'), '--worker', JSON.stringify(settings)], { nodeOptions: ['--expose-gc'] });
+  const child = startChild('node', [path.join(BENCH_DIR, 'sandbox.mjs'), '--worker', JSON.stringify(settings)], {
+    nodeOptions: ['--expose-gc'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk) => {
@@ -350,7 +386,9 @@ export async function runSandboxBench(options = {}) {
 function pooled(rounds) {
   const mid = (pick) => {
     const values = rounds.map(pick).sort((a, b) => a - b);
-    return values.length % 2 === 1 ? values[(values.length - 1) / 2] : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+    return values.length % 2 === 1
+      ? values[(values.length - 1) / 2]
+      : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
   };
   return {
     load: rounds.map((r) => r.load).join(', '),
@@ -386,11 +424,21 @@ export function sandboxMarkdown({ settings, latency, concurrent, inFlight, memor
     `Latency and server CPU: ${settings.runs} runs per round after ${settings.warmupRuns} warm-up runs, two rounds per condition in the order ` +
       `quiet, crowded (${settings.hostExtraProcesses} extra idle \`sleep\` processes), quiet, crowded; in each run a bare \`spawn("echo")\`, a bare ` +
       'bubblewrap launch with the argv, environment and directory the server uses, then `terminal_execute {command: "echo hi"}` over STDIO ' +
-      'to the sandboxed server and to the one with TERM_MCP_SANDBOX=off. Cells: the median over the rounds of each round\'s p50; CPU is the ' +
+      "to the sandboxed server and to the one with TERM_MCP_SANDBOX=off. Cells: the median over the rounds of each round's p50; CPU is the " +
       "server's utime+stime per call (/proc/PID/stat, 10 ms ticks), leftover work of the last call included.",
     '',
     table(
-      ['host', 'tasks on the host (/proc/loadavg)', 'load (1 min) per round', 'echo p50 ms', 'bwrap p50 ms', 'execute, off p50 ms', 'execute, sandboxed p50 ms', 'added by the sandbox p50 ms', 'server CPU per call ms, sandboxed / off'],
+      [
+        'host',
+        'tasks on the host (/proc/loadavg)',
+        'load (1 min) per round',
+        'echo p50 ms',
+        'bwrap p50 ms',
+        'execute, off p50 ms',
+        'execute, sandboxed p50 ms',
+        'added by the sandbox p50 ms',
+        'server CPU per call ms, sandboxed / off',
+      ],
       [row('as is', quiet), row(`+${settings.hostExtraProcesses} idle processes`, crowded)],
     ),
     '',
@@ -412,7 +460,13 @@ export function sandboxMarkdown({ settings, latency, concurrent, inFlight, memor
     '',
     table(
       ['line', 'characters', 'verdict', 'max delay ms', 'p99 delay ms'],
-      eventLoop.rows.map((r) => [`\`${r.shape}\``, String(r.length), r.verdict, fixed(r.maxDelayMs, 1), fixed(r.p99DelayMs, 1)]),
+      eventLoop.rows.map((r) => [
+        `\`${r.shape}\``,
+        String(r.length),
+        r.verdict,
+        fixed(r.maxDelayMs, 1),
+        fixed(r.p99DelayMs, 1),
+      ]),
     ),
   ].join('\n');
 }
@@ -420,11 +474,13 @@ export function sandboxMarkdown({ settings, latency, concurrent, inFlight, memor
 export function sandboxVerdicts({ latency, concurrent, inFlight, memory, eventLoop }) {
   const quiet = pooled(latency.quiet);
   const crowded = pooled(latency.crowded);
-  const worstPause = eventLoop.rows.filter((r) => r.verdict !== 'blocked').reduce((a, b) => (b.maxDelayMs > a.maxDelayMs ? b : a), { maxDelayMs: 0, shape: 'none' });
+  const worstPause = eventLoop.rows
+    .filter((r) => r.verdict !== 'blocked')
+    .reduce((a, b) => (b.maxDelayMs > a.maxDelayMs ? b : a), { maxDelayMs: 0, shape: 'none' });
   return [
     {
       met: addedBeyondBubblewrap(quiet) <= 2,
-      target: 'the sandbox adds at most bubblewrap\'s own cost + 2 ms at p50 (bubblewrap with the same argv, same run)',
+      target: "the sandbox adds at most bubblewrap's own cost + 2 ms at p50 (bubblewrap with the same argv, same run)",
       evidence: `added ${fixed(quiet.sandboxed - quiet.unsandboxed)} ms vs bubblewrap's ${fixed(quiet.bubblewrap - quiet.echo)} ms over echo: ${fixed(addedBeyondBubblewrap(quiet))} ms beyond it (load ${quiet.load})`,
     },
     {
@@ -433,8 +489,11 @@ export function sandboxVerdicts({ latency, concurrent, inFlight, memory, eventLo
       evidence: `${fixed(quiet.cpuSandboxed)} vs ${fixed(quiet.cpuUnsandboxed)} ms (${fixed(quiet.cpuSandboxed / quiet.cpuUnsandboxed)}x; load ${quiet.load})`,
     },
     {
-      met: crowded.cpuSandboxed <= quiet.cpuSandboxed * 1.5 + 1 && addedBeyondBubblewrap(crowded) <= addedBeyondBubblewrap(quiet) + 2,
-      target: 'neither changes with 400 more processes on the host (within the noise: CPU within 1.5x + 1 ms, added latency within 2 ms)',
+      met:
+        crowded.cpuSandboxed <= quiet.cpuSandboxed * 1.5 + 1 &&
+        addedBeyondBubblewrap(crowded) <= addedBeyondBubblewrap(quiet) + 2,
+      target:
+        'neither changes with 400 more processes on the host (within the noise: CPU within 1.5x + 1 ms, added latency within 2 ms)',
       evidence: `CPU per sandboxed call ${fixed(quiet.cpuSandboxed)} → ${fixed(crowded.cpuSandboxed)} ms; added beyond bubblewrap ${fixed(addedBeyondBubblewrap(quiet))} → ${fixed(addedBeyondBubblewrap(crowded))} ms (processes ${quiet.hostProcesses} → ${crowded.hostProcesses})`,
     },
     {
@@ -450,8 +509,11 @@ export function sandboxVerdicts({ latency, concurrent, inFlight, memory, eventLo
     {
       met: Math.abs(memory.afterAll - memory.after10) <= 5 * 1_048_576,
       target: `memory (RSS) after ${memory.calls} sandboxed calls within 5 MiB of memory after 10`,
-      evidence: `${fixed(mib(memory.after10), 1)} → ${fixed(mib(memory.afterAll), 1)} MiB` +
-        (memory.heap ? `; JavaScript heap ${fixed(mib(memory.heap.after10), 1)} → ${fixed(mib(memory.heap.afterAll), 1)} MiB` : ''),
+      evidence:
+        `${fixed(mib(memory.after10), 1)} → ${fixed(mib(memory.afterAll), 1)} MiB` +
+        (memory.heap
+          ? `; JavaScript heap ${fixed(mib(memory.heap.after10), 1)} → ${fixed(mib(memory.heap.afterAll), 1)} MiB`
+          : ''),
     },
     {
       met: worstPause.maxDelayMs <= 20,

@@ -8,7 +8,9 @@ import { startInProcess } from './in-process.mjs';
 import { ROOT } from './support.mjs';
 
 const { DomainError } = await import(pathToFileURL(path.join(ROOT, 'dist', 'domain', 'errors.js')).href);
-const { toolErrorResult } = await import(pathToFileURL(path.join(ROOT, 'dist', 'application', 'tools', 'tool-catalog.js')).href);
+const { toolErrorResult } = await import(
+  pathToFileURL(path.join(ROOT, 'dist', 'application', 'tools', 'tool-catalog.js')).href
+);
 
 const termMcp = await startInProcess(process.env.WORKSPACE_ROOT ?? process.cwd());
 const tools = termMcp.container.get(termMcp.TYPES.Tools);
@@ -23,7 +25,8 @@ async function callTool(tool, args, signal, era) {
       isError: outcome.isError ?? false,
     };
   } catch (error) {
-    if (error instanceof DomainError) return toolErrorResult(error.code, error.message, error.nextStep, { ...error.details });
+    if (error instanceof DomainError)
+      return toolErrorResult(error.code, error.message, error.nextStep, { ...error.details });
     throw error;
   }
 }
@@ -38,8 +41,10 @@ export function registerTermMcpTools(server, { era, signalOf }) {
     // The v1 SDK reads an output schema's object shape; a union of objects (terminal_execute: a receipt, or a
     // command still running) makes it fail every call, so such a tool is registered without one there.
     const outputSchema = era === 'legacy' && output?.def?.type === 'union' ? undefined : output;
-    server.registerTool(name, { title, description, inputSchema: input, outputSchema, annotations: { title, ...annotations } }, (args, context) =>
-      callTool(tool, args, signalOf(context), era),
+    server.registerTool(
+      name,
+      { title, description, inputSchema: input, outputSchema, annotations: { title, ...annotations } },
+      (args, context) => callTool(tool, args, signalOf(context), era),
     );
   }
   return server;

@@ -42,7 +42,9 @@ const http = createServer(async (req, res) => {
     let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
     if (transport === undefined) {
       if (sessionId !== undefined || !isInitializeRequest(body)) {
-        res.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No valid session"}}');
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No valid session"}}');
         return;
       }
       transport = new StreamableHTTPServerTransport({

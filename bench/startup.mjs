@@ -4,7 +4,19 @@
 //   node bench/startup.mjs [--rounds 15]
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { CLI, assertBuilt, fixed, hrtimeMs, isMain, makeTempDir, median, modernRequest, removeDir, summarize, termMcpEnv } from './support.mjs';
+import {
+  CLI,
+  assertBuilt,
+  fixed,
+  hrtimeMs,
+  isMain,
+  makeTempDir,
+  median,
+  modernRequest,
+  removeDir,
+  summarize,
+  termMcpEnv,
+} from './support.mjs';
 
 export const STARTUP_DEFAULTS = { rounds: 15 };
 
@@ -25,7 +37,11 @@ function bareNodeMs() {
 function termMcpRun(workspace, extraEnv, thenExecute = false) {
   const start = process.hrtime.bigint();
   const child = spawn(process.execPath, [CLI, 'stdio'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? os.tmpdir(), ...termMcpEnv(workspace, extraEnv) },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? os.tmpdir(),
+      ...termMcpEnv(workspace, extraEnv),
+    },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   return new Promise((resolve, reject) => {
@@ -43,7 +59,9 @@ function termMcpRun(workspace, extraEnv, thenExecute = false) {
           if (!answer.result?.tools?.length) reject(new Error(`tools/list: ${JSON.stringify(answer).slice(0, 300)}`));
           answeredMs = hrtimeMs(start);
           if (thenExecute) {
-            child.stdin.write(`${JSON.stringify(modernRequest(2, 'tools/call', { name: 'terminal_execute', arguments: { command: 'echo hi' } }))}\n`);
+            child.stdin.write(
+              `${JSON.stringify(modernRequest(2, 'tools/call', { name: 'terminal_execute', arguments: { command: 'echo hi' } }))}\n`,
+            );
             continue;
           }
         } else if (answer.result?.structuredContent?.stdout !== 'hi\n') {
@@ -116,8 +134,16 @@ export function startupMarkdown(r) {
 
 export function startupVerdicts(r) {
   return [
-    { met: r.ratioMedian <= 1.5, target: "cold start ≤ 1.5x `node -e ''` to the first tools/list answer", evidence: `median ${fixed(r.ratioMedian)}x (${fixed(r.coldStart.p50)} vs ${fixed(r.node.p50)} ms p50; loads ${r.loads.join(', ')})` },
-    { met: r.exitAfterEof.p50 <= 20, target: 'exit on stdin EOF within 20 ms', evidence: `p50 ${fixed(r.exitAfterEof.p50)} ms (max ${fixed(r.exitAfterEof.max)}); right after a sandboxed command: p50 ${fixed(r.exitAfterCommand.p50)} ms` },
+    {
+      met: r.ratioMedian <= 1.5,
+      target: "cold start ≤ 1.5x `node -e ''` to the first tools/list answer",
+      evidence: `median ${fixed(r.ratioMedian)}x (${fixed(r.coldStart.p50)} vs ${fixed(r.node.p50)} ms p50; loads ${r.loads.join(', ')})`,
+    },
+    {
+      met: r.exitAfterEof.p50 <= 20,
+      target: 'exit on stdin EOF within 20 ms',
+      evidence: `p50 ${fixed(r.exitAfterEof.p50)} ms (max ${fixed(r.exitAfterEof.max)}); right after a sandboxed command: p50 ${fixed(r.exitAfterCommand.p50)} ms`,
+    },
   ];
 }
 

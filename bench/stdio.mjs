@@ -47,7 +47,10 @@ async function prepare(rpc, kind) {
   const discover = await rpc.request('server/discover');
   if (discover.error) throw new Error(`${kind} server/discover: ${discover.error.message}`);
   if (kind === 'echo') return { name: 'terminal_plan', arguments: { command: 'pwd', session_id: 'bench' } };
-  const first = toolResult(await rpc.request('tools/call', { name: 'terminal_plan', arguments: { command: 'pwd' } }), `${kind} terminal_plan`);
+  const first = toolResult(
+    await rpc.request('tools/call', { name: 'terminal_plan', arguments: { command: 'pwd' } }),
+    `${kind} terminal_plan`,
+  );
   return { name: 'terminal_plan', arguments: { command: 'pwd', session_id: first.session_id } };
 }
 
@@ -75,13 +78,17 @@ export async function runStdioBench(options = {}) {
       const rpc = new StdioRpc(startStdioTarget(kind, workspace, { CATALOG_FILE: catalogFile }));
       clients.push(rpc);
       const call = await prepare(rpc, kind);
-      for (const [method, params] of [['tools/list', {}], ['tools/call', call]]) {
+      for (const [method, params] of [
+        ['tools/list', {}],
+        ['tools/call', call],
+      ]) {
         await warmUp(rpc, method, params, settings.warmupRequests);
         for (const inFlight of settings.inFlight) cases.push({ kind, rpc, method, params, inFlight, rounds: [] });
       }
     }
     for (let round = 0; round < settings.rounds; round += 1) {
-      for (const item of cases) item.rounds.push(await drive(item.rpc, item.method, item.params, item.inFlight, settings.durationSeconds));
+      for (const item of cases)
+        item.rounds.push(await drive(item.rpc, item.method, item.params, item.inFlight, settings.durationSeconds));
     }
     const results = cases.map(({ kind, method, inFlight, rounds }) => {
       const stats = summarize(rounds.flatMap((r) => r.latencies));
@@ -119,7 +126,10 @@ export function stdioMarkdown({ settings, results }) {
       `${settings.warmupRequests} warm-up requests; modern era (every request carries 2026-07-28 \`_meta\`), after one \`server/discover\`. ` +
       'Round trips/s is the median round; latencies are pooled.',
     '',
-    table(['target', 'method', 'in flight', 'round trips/s (median)', 'per round', 'p50 ms', 'p99 ms', 'requests'], rows),
+    table(
+      ['target', 'method', 'in flight', 'round trips/s (median)', 'per round', 'p50 ms', 'p99 ms', 'requests'],
+      rows,
+    ),
   ].join('\n');
 }
 
@@ -128,6 +138,9 @@ if (isMain(import.meta.url)) {
     const index = process.argv.indexOf(`--${name}`);
     return index === -1 ? fallback : Number(process.argv[index + 1]);
   };
-  const outcome = await runStdioBench({ durationSeconds: arg('duration', STDIO_DEFAULTS.durationSeconds), rounds: arg('rounds', STDIO_DEFAULTS.rounds) });
+  const outcome = await runStdioBench({
+    durationSeconds: arg('duration', STDIO_DEFAULTS.durationSeconds),
+    rounds: arg('rounds', STDIO_DEFAULTS.rounds),
+  });
   console.log(stdioMarkdown(outcome));
 }

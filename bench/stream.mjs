@@ -62,14 +62,22 @@ function sampleRss(pid, everyMs) {
 
 async function streamOnce(workspace, capBytes, settings) {
   const totalBytes = settings.mebibytes * 1_048_576;
-  const rpc = new StdioRpc(startStdioTarget('term-mcp', workspace, { MAX_OUTPUT_BYTES: String(capBytes), COMMAND_TIMEOUT: '300' }));
+  const rpc = new StdioRpc(
+    startStdioTarget('term-mcp', workspace, { MAX_OUTPUT_BYTES: String(capBytes), COMMAND_TIMEOUT: '300' }),
+  );
   try {
     // Warm the server up (and load the tool code) before sampling, so the baseline RSS is the steady one.
-    toolResult(await rpc.request('tools/call', { name: 'terminal_execute', arguments: { command: 'true' } }), 'warm-up');
+    toolResult(
+      await rpc.request('tools/call', { name: 'terminal_execute', arguments: { command: 'true' } }),
+      'warm-up',
+    );
     const sampler = sampleRss(rpc.child.pid, settings.sampleMs);
     const start = process.hrtime.bigint();
     const started = toolResult(
-      await rpc.request('tools/call', { name: 'terminal_execute', arguments: { command: `cat ${FILE_NAME}`, wait_seconds: 0 } }),
+      await rpc.request('tools/call', {
+        name: 'terminal_execute',
+        arguments: { command: `cat ${FILE_NAME}`, wait_seconds: 0 },
+      }),
       'terminal_execute',
     );
     let offset = 0;
@@ -77,7 +85,13 @@ async function streamOnce(workspace, capBytes, settings) {
     let reads = 0;
     let last;
     for (;;) {
-      const args = { session_id: started.session_id, command_id: started.command_id, stdout_offset: offset, max_bytes: Math.min(settings.readBytes, capBytes), wait_seconds: 1 };
+      const args = {
+        session_id: started.session_id,
+        command_id: started.command_id,
+        stdout_offset: offset,
+        max_bytes: Math.min(settings.readBytes, capBytes),
+        wait_seconds: 1,
+      };
       last = toolResult(await rpc.request('tools/call', { name: 'terminal_read', arguments: args }), 'terminal_read');
       reads += 1;
       readBytes += Buffer.byteLength(last.stdout.text);
@@ -144,7 +158,17 @@ export function streamMarkdown({ settings, runs }) {
       `until finished and fully read; server RSS sampled every ${settings.sampleMs} ms.`,
     '',
     table(
-      ['MAX_OUTPUT_BYTES', 'produced MiB', 'read MiB', 'reads', 'truncated', 'seconds', 'read MiB/s', 'produced MiB/s', 'server RSS MiB start / peak / end'],
+      [
+        'MAX_OUTPUT_BYTES',
+        'produced MiB',
+        'read MiB',
+        'reads',
+        'truncated',
+        'seconds',
+        'read MiB/s',
+        'produced MiB/s',
+        'server RSS MiB start / peak / end',
+      ],
       rows,
     ),
     '',

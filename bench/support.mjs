@@ -86,7 +86,8 @@ export async function freePort() {
 export async function waitForHttp(url, child, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before listening:\n${child.stderrText}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited (${child.exitCode}) before listening:\n${child.stderrText}`);
     try {
       await fetch(url, { method: 'GET', signal: AbortSignal.timeout(1000) });
       return;
@@ -135,7 +136,9 @@ export async function startHttpTarget(kind, workspace, env = {}) {
   const port = await freePort();
   let child;
   if (kind === 'term-mcp') {
-    child = startChild('node', [CLI, 'http', '--port', String(port), '--host', '127.0.0.1'], { env: termMcpEnv(workspace) });
+    child = startChild('node', [CLI, 'http', '--port', String(port), '--host', '127.0.0.1'], {
+      env: termMcpEnv(workspace),
+    });
   } else if (kind === 'sdk') {
     child = startChild('node', [path.join(BENCH_DIR, 'sdk-server.mjs'), 'http'], {
       env: { PORT: String(port), BENCH_TOKEN, WORKSPACE_ROOT: workspace, ...env },
@@ -146,7 +149,9 @@ export async function startHttpTarget(kind, workspace, env = {}) {
     });
   } else if (kind === 'echo' || kind === 'spawn') {
     const spawning = kind === 'spawn' ? { SPAWN_ON_CALL: '1' } : {};
-    child = startChild('node', [path.join(BENCH_DIR, 'echo-server.mjs'), 'http'], { env: { PORT: String(port), ...env, ...spawning } });
+    child = startChild('node', [path.join(BENCH_DIR, 'echo-server.mjs'), 'http'], {
+      env: { PORT: String(port), ...env, ...spawning },
+    });
   } else {
     throw new Error(`unknown HTTP target ${kind}`);
   }
@@ -158,7 +163,12 @@ export async function startHttpTarget(kind, workspace, env = {}) {
 
 /** Starts a stdio target: term-mcp, the SDK server, or the bare echo. */
 export function startStdioTarget(kind, workspace, extraEnv = {}, nodeOptions = []) {
-  if (kind === 'echo') return startChild('node', [path.join(BENCH_DIR, 'echo-server.mjs'), 'stdio'], { env: extraEnv, stdin: 'pipe', nodeOptions });
+  if (kind === 'echo')
+    return startChild('node', [path.join(BENCH_DIR, 'echo-server.mjs'), 'stdio'], {
+      env: extraEnv,
+      stdin: 'pipe',
+      nodeOptions,
+    });
   if (kind === 'term-mcp') {
     return startChild('node', [CLI, 'stdio'], { env: termMcpEnv(workspace, extraEnv), stdin: 'pipe', nodeOptions });
   }
@@ -219,7 +229,8 @@ export async function postModern(url, id, method, params = {}) {
 export function toolResult(message, what) {
   if (message.error) throw new Error(`${what}: JSON-RPC error ${message.error.code} ${message.error.message}`);
   const result = message.result;
-  if (result?.isError) throw new Error(`${what}: tool error ${JSON.stringify(result.structuredContent ?? result.content)}`);
+  if (result?.isError)
+    throw new Error(`${what}: tool error ${JSON.stringify(result.structuredContent ?? result.content)}`);
   return result.structuredContent;
 }
 

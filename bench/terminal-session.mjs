@@ -10,7 +10,21 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { assertBuilt, fixed, hrtimeMs, isMain, makeTempDir, mib, removeDir, rssOf, startStdioTarget, StdioRpc, stopChild, summarize, toolResult } from './support.mjs';
+import {
+  assertBuilt,
+  fixed,
+  hrtimeMs,
+  isMain,
+  makeTempDir,
+  mib,
+  removeDir,
+  rssOf,
+  startStdioTarget,
+  StdioRpc,
+  stopChild,
+  summarize,
+  toolResult,
+} from './support.mjs';
 
 function argument(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -30,7 +44,10 @@ function descendants(pid) {
 
 /** `script -qfec cat` on pipes: resolves the time from writing a token to reading its echo. */
 function bareScript() {
-  const child = spawn('script', ['-qfec', 'cat', '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'], env: { PATH: '/usr/bin:/bin', TERM: 'xterm-256color' } });
+  const child = spawn('script', ['-qfec', 'cat', '/dev/null'], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+    env: { PATH: '/usr/bin:/bin', TERM: 'xterm-256color' },
+  });
   let seen = '';
   let waiting;
   child.stdout.on('data', (chunk) => {
@@ -55,10 +72,16 @@ function bareScript() {
   };
 }
 
-export async function runTerminalSessionBench({ runs = argument('runs', 200), sessions = argument('sessions', 20) } = {}) {
+export async function runTerminalSessionBench({
+  runs = argument('runs', 200),
+  sessions = argument('sessions', 20),
+} = {}) {
   assertBuilt();
   const workspace = makeTempDir('term-mcp-bench-pty-');
-  const server = startStdioTarget('term-mcp', workspace, { APPROVAL_MODE: 'sandboxed', MAX_CONCURRENT_SESSIONS: String(sessions + 5) });
+  const server = startStdioTarget('term-mcp', workspace, {
+    APPROVAL_MODE: 'sandboxed',
+    MAX_CONCURRENT_SESSIONS: String(sessions + 5),
+  });
   const rpc = new StdioRpc(server);
   const bare = bareScript();
   try {
@@ -70,7 +93,11 @@ export async function runTerminalSessionBench({ runs = argument('runs', 200), se
     for (let run = 0; run < runs; run += 1) {
       const token = `k${run}x`;
       const start = process.hrtime.bigint();
-      const answer = await call('terminal_screen', { ...target, keys: [{ text: token }, { key: 'enter' }], wait: { pattern: `^${token}$`, timeout_ms: 10_000 } });
+      const answer = await call('terminal_screen', {
+        ...target,
+        keys: [{ text: token }, { key: 'enter' }],
+        wait: { pattern: `^${token}$`, timeout_ms: 10_000 },
+      });
       if (answer.waited !== 'pattern') throw new Error(`no echo of ${token}: ${answer.waited}`);
       viaServer.push(hrtimeMs(start));
       viaScript.push(await bare.type(`b${run}x`));
@@ -79,10 +106,15 @@ export async function runTerminalSessionBench({ runs = argument('runs', 200), se
 
     const serverRssBefore = rssOf(server.pid);
     const open = [];
-    for (let index = 0; index < sessions; index += 1) open.push(await call('terminal_open', { command: 'cat', wait: { timeout_ms: 0 } }));
+    for (let index = 0; index < sessions; index += 1)
+      open.push(await call('terminal_open', { command: 'cat', wait: { timeout_ms: 0 } }));
     const serverRssWith = rssOf(server.pid);
-    const sandboxRss = descendants(server.pid).reduce((sum, pid) => sum + (Number.isFinite(rssOf(pid)) ? rssOf(pid) : 0), 0);
-    for (const each of open) await call('terminal_cancel', { session_id: each.session_id, command_id: each.command_id });
+    const sandboxRss = descendants(server.pid).reduce(
+      (sum, pid) => sum + (Number.isFinite(rssOf(pid)) ? rssOf(pid) : 0),
+      0,
+    );
+    for (const each of open)
+      await call('terminal_cancel', { session_id: each.session_id, command_id: each.command_id });
 
     const server50 = summarize(viaServer);
     const script50 = summarize(viaScript);
@@ -91,7 +123,11 @@ export async function runTerminalSessionBench({ runs = argument('runs', 200), se
       sessions,
       load: os.loadavg()[0],
       echo: { termMcp: server50, script: script50 },
-      memory: { serverPerSession: (serverRssWith - serverRssBefore) / sessions, sandboxPerSession: sandboxRss / sessions, serverBefore: serverRssBefore },
+      memory: {
+        serverPerSession: (serverRssWith - serverRssBefore) / sessions,
+        sandboxPerSession: sandboxRss / sessions,
+        serverBefore: serverRssBefore,
+      },
     };
   } finally {
     await bare.stop();

@@ -47,7 +47,9 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   // Express and its middleware are CommonJS and call require() for Node's own modules; an ESM bundle has no require.
-  banner: { js: "import { createRequire as __termMcpCreateRequire } from 'node:module'; const require = __termMcpCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __termMcpCreateRequire } from 'node:module'; const require = __termMcpCreateRequire(import.meta.url);",
+  },
   // Optional in ws/express-era packages, never installed here; a require of them stays a runtime lookup.
   external: ['bufferutil', 'utf-8-validate'],
   legalComments: 'linked',

@@ -34,14 +34,24 @@ const deepseek = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify({ id: 'shot', object: 'chat.completion', created: 0, model: 'deepseek-chat', choices: [{ index: 0, message: { role: 'assistant', content: ADVICE }, finish_reason: 'stop' }] }));
+    res.end(
+      JSON.stringify({
+        id: 'shot',
+        object: 'chat.completion',
+        created: 0,
+        model: 'deepseek-chat',
+        choices: [{ index: 0, message: { role: 'assistant', content: ADVICE }, finish_reason: 'stop' }],
+      }),
+    );
   });
 });
 await new Promise((resolve) => deepseek.listen(0, '127.0.0.1', resolve));
 
 const servers = [];
 async function startServer(env = {}) {
-  const termMcp = createTermMcp({ env: { WORKSPACE_ROOT: workspace, TERM_MCP_TOKEN: TOKEN, LOG_LEVEL: 'error', ...env } });
+  const termMcp = createTermMcp({
+    env: { WORKSPACE_ROOT: workspace, TERM_MCP_TOKEN: TOKEN, LOG_LEVEL: 'error', ...env },
+  });
   const server = termMcp.httpApp().listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const running = { termMcp, server, origin: `http://127.0.0.1:${server.address().port}` };
@@ -67,8 +77,14 @@ async function stopServer({ server, termMcp }, { graceful }) {
   }
 }
 
-const withModel = await startServer({ DEEPSEEK_API_KEY: 'sk-screenshot-fake-key-0123456789', DEEPSEEK_BASE_URL: `http://127.0.0.1:${deepseek.address().port}` });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const withModel = await startServer({
+  DEEPSEEK_API_KEY: 'sk-screenshot-fake-key-0123456789',
+  DEEPSEEK_BASE_URL: `http://127.0.0.1:${deepseek.address().port}`,
+});
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+});
 
 async function page(origin, width, height) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: width < 500 ? 2 : 1 });
@@ -102,7 +118,9 @@ async function run(card) {
 async function settle(tab) {
   await tab.evaluate('document.activeElement.blur()');
   await tab.evaluate('document.getElementById("toast").hidden = true');
-  await tab.evaluate('Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished))');
+  await tab.evaluate(
+    'Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished))',
+  );
 }
 
 try {

@@ -15,15 +15,40 @@ export { SERVER_INFO, TERM_MCP_VERSION } from './main/server-info.js';
 
 // Ports and their value types
 export type { PolicyEngine } from './domain/policy/policy-engine.js';
-export type { PolicyDecision, PolicyRequest, PolicyVerdict, PolicyMode, RiskLevel, LaunchForm, PartDecision } from './domain/policy/policy-types.js';
+export type {
+  PolicyDecision,
+  PolicyRequest,
+  PolicyVerdict,
+  PolicyMode,
+  RiskLevel,
+  LaunchForm,
+  PartDecision,
+} from './domain/policy/policy-types.js';
 export type { PathInspector } from './domain/policy/path-inspector.js';
-export type { ExecutionSession, ExecutionSessionFactory, RunningCommand } from './domain/execution/execution-session.js';
-export type { CommandLaunch, CommandOutcome, CommandStatus, ExecutionEvent, OutputChunk, OutputStream } from './domain/execution/execution-types.js';
+export type {
+  ExecutionSession,
+  ExecutionSessionFactory,
+  RunningCommand,
+} from './domain/execution/execution-session.js';
+export type {
+  CommandLaunch,
+  CommandOutcome,
+  CommandStatus,
+  ExecutionEvent,
+  OutputChunk,
+  OutputStream,
+} from './domain/execution/execution-types.js';
 export type { WorkspaceFS, WorkspaceEntry, WorkspaceText } from './domain/workspace/workspace-fs.js';
 export type { ProtocolNegotiator, VersionClass } from './domain/protocol/protocol-negotiator.js';
 export type { Logger } from './application/logging/logger.js';
 export type { Clock } from './application/terminal/clock.js';
-export type { CommandConfinement, ConfinedLaunch, ConfinementSummary, ConfinementReadiness, LaunchRequest } from './domain/execution/command-confinement.js';
+export type {
+  CommandConfinement,
+  ConfinedLaunch,
+  ConfinementSummary,
+  ConfinementReadiness,
+  LaunchRequest,
+} from './domain/execution/command-confinement.js';
 export type { ReceiptSigner } from './domain/terminal/receipt-signer.js';
 export type { ReceiptAuditLog } from './domain/terminal/receipt-audit-log.js';
 

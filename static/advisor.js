@@ -40,7 +40,10 @@ function suggestionCard(suggestion) {
     // Planning it again would only be blocked again: say why instead of offering it.
     const why = document.createElement('small');
     why.className = 'suggestion-why';
-    why.textContent = Array.isArray(suggestion.reasons) && suggestion.reasons.length > 0 ? `The policy blocks it: ${suggestion.reasons[0]}` : 'The policy blocks it.';
+    why.textContent =
+      Array.isArray(suggestion.reasons) && suggestion.reasons.length > 0
+        ? `The policy blocks it: ${suggestion.reasons[0]}`
+        : 'The policy blocks it.';
     card.append(why);
     return card;
   }
@@ -79,7 +82,10 @@ export async function askAdvisor() {
   try {
     const sessionId = store.state.sessionId;
     // Without a session, the chat opens one for this tab; its suggestions are planned there.
-    const reply = await api('ui/chat', { method: 'POST', body: sessionId === '' ? { message } : { message, session_id: sessionId } });
+    const reply = await api('ui/chat', {
+      method: 'POST',
+      body: sessionId === '' ? { message } : { message, session_id: sessionId },
+    });
     adoptSession(reply.session_id);
     answer = chatEntry('assistant', reply.message);
     for (const suggestion of reply.plans ?? []) answer.append(suggestionCard(suggestion));

@@ -82,7 +82,12 @@ function failureOf(status, body) {
 export async function api(path, { method = 'GET', body, auth = true, accept = [], signal } = {}) {
   const headers = auth ? authHeaders() : {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await send(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+  const response = await send(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
   const json = await readJson(response);
   if (!response.ok && !accept.includes(response.status)) throw failureOf(response.status, json);
   return json;
@@ -135,7 +140,8 @@ export async function followEvents(sessionId, signal, onEvent) {
   if (!response.ok) throw failureOf(response.status, await readJson(response));
   try {
     await readSse(response, (frame) => {
-      if (frame.data !== '' && frame.event !== 'ping' && frame.event !== 'hello') onEvent(frame.event, JSON.parse(frame.data));
+      if (frame.data !== '' && frame.event !== 'ping' && frame.event !== 'hello')
+        onEvent(frame.event, JSON.parse(frame.data));
       return false;
     });
   } catch (error) {
@@ -163,7 +169,9 @@ async function readRpcReply(response, id) {
 
 /** A refusal carries `{code, message, next_step, details}`; a failed or cancelled execution carries its receipt. */
 function isRefusal(structured) {
-  return typeof structured?.code === 'string' && typeof structured?.message === 'string' && !('signature' in structured);
+  return (
+    typeof structured?.code === 'string' && typeof structured?.message === 'string' && !('signature' in structured)
+  );
 }
 
 /**
@@ -213,6 +221,7 @@ export async function callTool(name, args) {
   if (!reply) throw new RequestFailed('http_error', { status: response.status });
   if (reply.error) throw new RequestFailed('rpc_error', { rpcCode: reply.error.code });
   const structured = reply.result?.structuredContent ?? {};
-  if (reply.result?.isError && isRefusal(structured)) throw new RequestFailed(structured.code, structured.details ?? {});
+  if (reply.result?.isError && isRefusal(structured))
+    throw new RequestFailed(structured.code, structured.details ?? {});
   return structured;
 }

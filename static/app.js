@@ -107,7 +107,14 @@ document.addEventListener('keydown', (event) => {
       event.preventDefault();
       void guarded(planCommand);
     }
-  } else if (event.key === '/' && inConsole && !isTyping(event.target) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+  } else if (
+    event.key === '/' &&
+    inConsole &&
+    !isTyping(event.target) &&
+    !event.ctrlKey &&
+    !event.metaKey &&
+    !event.altKey
+  ) {
     event.preventDefault();
     $('command').focus();
   } else if (event.key === 'Escape') {

@@ -66,5 +66,6 @@ export function useScenario(id) {
   if (!scenario) return;
   $('command').value = scenario.command;
   $('command').focus();
-  $('composer-note').textContent = `“${scenario.command}” is in the command box. Press Plan to see what the policy says.`;
+  $('composer-note').textContent =
+    `“${scenario.command}” is in the command box. Press Plan to see what the policy says.`;
 }

@@ -53,7 +53,12 @@ export function isSettled(status) {
 export function matchesSearch(entry, query) {
   if (query === '') return true;
   const needle = query.toLowerCase();
-  return entry.plan.command.toLowerCase().includes(needle) || stripAnsi(entry.output ?? '').toLowerCase().includes(needle);
+  return (
+    entry.plan.command.toLowerCase().includes(needle) ||
+    stripAnsi(entry.output ?? '')
+      .toLowerCase()
+      .includes(needle)
+  );
 }
 
 /** The output block: colours as in the terminal, or, while searching, plain text with each match marked. */
@@ -123,7 +128,11 @@ export function renderCard(entry, approvalChannel, existing, search = '') {
   const files = plan.preview?.files_potentially_touched ?? [];
   fact(facts, 'Files touched', files.length === 0 ? 'None predicted' : files.join(', '));
   fact(facts, 'Network', plan.preview?.network_requested ? 'Requested' : 'Not requested');
-  fact(facts, 'Limits', `${formatSeconds(plan.limits?.timeout_seconds)} · ${formatBytes(plan.limits?.max_output_bytes)} output`);
+  fact(
+    facts,
+    'Limits',
+    `${formatSeconds(plan.limits?.timeout_seconds)} · ${formatBytes(plan.limits?.max_output_bytes)} output`,
+  );
 
   const reasons = element('ul', 'card-reasons');
   for (const reason of plan.policy.reasons ?? []) reasons.append(element('li', '', reason));
@@ -145,6 +154,14 @@ export function renderCard(entry, approvalChannel, existing, search = '') {
     return card;
   }
   const output = typeof entry.output === 'string' && entry.output !== '' ? [outputBlock(entry.output, search)] : [];
-  card.replaceChildren(head, command, note, facts, ...(reasons.children.length > 0 ? [reasons] : []), ...output, actions);
+  card.replaceChildren(
+    head,
+    command,
+    note,
+    facts,
+    ...(reasons.children.length > 0 ? [reasons] : []),
+    ...output,
+    actions,
+  );
   return card;
 }

@@ -34,7 +34,10 @@ export function markdownBlocks(source) {
       flushList();
       const code = [];
       index += 1;
-      while (index < lines.length && !(lines[index].trim().startsWith(fence[1]) && lines[index].trim().replaceAll(fence[1][0], '') === '')) {
+      while (
+        index < lines.length &&
+        !(lines[index].trim().startsWith(fence[1]) && lines[index].trim().replaceAll(fence[1][0], '') === '')
+      ) {
         code.push(lines[index]);
         index += 1;
       }
@@ -76,12 +79,14 @@ export function markdownBlocks(source) {
 /** Runs of one line or paragraph: `{type: 'text' | 'code' | 'strong' | 'em', text}`. */
 export function inlineRuns(text) {
   const runs = [];
-  const pattern = /`([^`\n]+)`|\*\*([^*\n]+)\*\*|__([^_\n]+)__|(?<![\w*])\*([^*\n]+)\*(?![\w*])|(?<!\w)_([^_\n]+)_(?!\w)/g;
+  const pattern =
+    /`([^`\n]+)`|\*\*([^*\n]+)\*\*|__([^_\n]+)__|(?<![\w*])\*([^*\n]+)\*(?![\w*])|(?<!\w)_([^_\n]+)_(?!\w)/g;
   let at = 0;
   for (const match of String(text).matchAll(pattern)) {
     if (match.index > at) runs.push({ type: 'text', text: text.slice(at, match.index) });
     if (match[1] !== undefined) runs.push({ type: 'code', text: match[1] });
-    else if (match[2] !== undefined || match[3] !== undefined) runs.push({ type: 'strong', text: match[2] ?? match[3] });
+    else if (match[2] !== undefined || match[3] !== undefined)
+      runs.push({ type: 'strong', text: match[2] ?? match[3] });
     else runs.push({ type: 'em', text: match[4] ?? match[5] });
     at = match.index + match[0].length;
   }

@@ -53,7 +53,10 @@ export function serverStopped() {
 /** Shows what went wrong, with the way out for the states a person must act on. */
 export function report(error) {
   if (error instanceof RequestFailed && error.code === 'unreachable') {
-    store.update({ connection: { label: 'Server not answering', kind: 'offline' }, banner: { message: sentenceFor(error), action: 'reconnect' } });
+    store.update({
+      connection: { label: 'Server not answering', kind: 'offline' },
+      banner: { message: sentenceFor(error), action: 'reconnect' },
+    });
   } else if (error instanceof RequestFailed && saysSessionEnded(error)) {
     sessionEnded();
   } else if (error instanceof RequestFailed && error.code === 'unauthorized') {

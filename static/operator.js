@@ -15,7 +15,11 @@ export function forgetOperatorToken() {
 async function operatorApi(path, method) {
   let response;
   try {
-    response = await fetch(new URL(path, baseUrl()), { method, headers: { Authorization: `Bearer ${operatorToken}` }, cache: 'no-store' });
+    response = await fetch(new URL(path, baseUrl()), {
+      method,
+      headers: { Authorization: `Bearer ${operatorToken}` },
+      cache: 'no-store',
+    });
   } catch {
     throw new RequestFailed('unreachable');
   }
@@ -44,7 +48,8 @@ export async function operatorGuarded(action) {
   try {
     await action();
   } catch (error) {
-    if (error instanceof RequestFailed && error.code === 'operator_unauthorized') showBanner('The server refused the operator token.');
+    if (error instanceof RequestFailed && error.code === 'operator_unauthorized')
+      showBanner('The server refused the operator token.');
     else report(error);
   }
 }

@@ -50,7 +50,8 @@ export async function planCommand() {
 export function onCommandKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
   const input = $('command');
-  const text = event.key === 'ArrowUp' ? history.older(input.value) : event.key === 'ArrowDown' ? history.newer() : undefined;
+  const text =
+    event.key === 'ArrowUp' ? history.older(input.value) : event.key === 'ArrowDown' ? history.newer() : undefined;
   if (text === undefined) return;
   event.preventDefault();
   input.value = text;
@@ -59,11 +60,16 @@ export function onCommandKey(event) {
 
 export function setCollapsed(planIds, collapsed) {
   const ids = new Set(planIds);
-  store.update((state) => ({ entries: state.entries.map((entry) => (ids.has(entry.plan.id) ? { ...entry, collapsed } : entry)) }));
+  store.update((state) => ({
+    entries: state.entries.map((entry) => (ids.has(entry.plan.id) ? { ...entry, collapsed } : entry)),
+  }));
 }
 
 export function collapseFinished() {
-  setCollapsed(store.state.entries.filter((entry) => isSettled(entry.plan.status)).map((entry) => entry.plan.id), true);
+  setCollapsed(
+    store.state.entries.filter((entry) => isSettled(entry.plan.status)).map((entry) => entry.plan.id),
+    true,
+  );
 }
 
 export async function onCardAction(action, planId) {
@@ -80,8 +86,14 @@ export async function onCardAction(action, planId) {
       }
       return;
     case 'approve': {
-      const approved = await callTool('terminal_approve', { session_id: store.state.sessionId, plan_id: plan.id, approval_id: plan.approval_id });
-      store.update((state) => ({ entries: withEntry(state.entries, planId, (current) => ({ plan: { ...current.plan, ...approved } })) }));
+      const approved = await callTool('terminal_approve', {
+        session_id: store.state.sessionId,
+        plan_id: plan.id,
+        approval_id: plan.approval_id,
+      });
+      store.update((state) => ({
+        entries: withEntry(state.entries, planId, (current) => ({ plan: { ...current.plan, ...approved } })),
+      }));
       return;
     }
     case 'run':

@@ -12,11 +12,20 @@ const $ = (id) => document.getElementById(id);
 
 const SEALS = {
   verified: ['VERIFIED', 'Signature and structure checked by the server.'],
-  bad_signature: ['BAD SIGNATURE', 'The structure is valid but the signature does not match: the receipt was changed or signed with another key.'],
+  bad_signature: [
+    'BAD SIGNATURE',
+    'The structure is valid but the signature does not match: the receipt was changed or signed with another key.',
+  ],
   invalid: ['INVALID', 'This is not a valid term-mcp receipt.'],
-  unverified: ['UNVERIFIED (server cannot check)', 'This server has no receipt validator, so the seal could not be checked.'],
+  unverified: [
+    'UNVERIFIED (server cannot check)',
+    'This server has no receipt validator, so the seal could not be checked.',
+  ],
   unreachable: ['UNVERIFIED (server not answering)', 'The server did not answer, so the seal could not be checked.'],
-  too_large: ['UNVERIFIED (too large to check)', 'This receipt is larger than the server accepts in one request (MAX_REQUEST_BYTES), so the seal could not be checked here; term-mcp receipt validate checks it from the file.'],
+  too_large: [
+    'UNVERIFIED (too large to check)',
+    'This receipt is larger than the server accepts in one request (MAX_REQUEST_BYTES), so the seal could not be checked here; term-mcp receipt validate checks it from the file.',
+  ],
   checking: ['CHECKING…', 'Asking the server to check the signature.'],
 };
 
@@ -41,7 +50,12 @@ function text(id, value) {
 }
 
 function permissionOf(receipt) {
-  const how = receipt.approved === true ? (receipt.policy?.requires_approval ? 'explicit approval' : 'policy allowed') : 'approval missing';
+  const how =
+    receipt.approved === true
+      ? receipt.policy?.requires_approval
+        ? 'explicit approval'
+        : 'policy allowed'
+      : 'approval missing';
   return `${receipt.mode ?? mode ?? '—'} / ${how}`;
 }
 
@@ -86,7 +100,9 @@ export async function showReceipt(receipt, origin) {
   renderAnsi($('receipt-stderr'), typeof receipt.stderr === 'string' && receipt.stderr !== '' ? receipt.stderr : '—');
   text('receipt-truncated', receipt.output_truncated === true ? 'Yes: the output went over the limit' : 'No');
   text('receipt-run-on-open', runOnOpenOf(receipt));
-  $('receipt-run-on-open').dataset.changed = String(Array.isArray(receipt.run_on_open_changes) && receipt.run_on_open_changes.length > 0);
+  $('receipt-run-on-open').dataset.changed = String(
+    Array.isArray(receipt.run_on_open_changes) && receipt.run_on_open_changes.length > 0,
+  );
   text('receipt-signature', receipt.signature);
   $('receipt-export').disabled = false;
   $('receipt-copy').disabled = false;
@@ -137,14 +153,20 @@ export async function importReceipt(file) {
   try {
     receipt = JSON.parse(await file.text());
   } catch {
-    refuseImport(file, 'This file is not JSON, so it is not a receipt. Pick a receipt exported by term-mcp (a .json file).');
+    refuseImport(
+      file,
+      'This file is not JSON, so it is not a receipt. Pick a receipt exported by term-mcp (a .json file).',
+    );
     return;
   }
   if (receipt === null || typeof receipt !== 'object' || Array.isArray(receipt)) {
     refuseImport(file, 'This file holds JSON, but not a receipt object.');
     return;
   }
-  await showReceipt(receipt.receipt && typeof receipt.receipt === 'object' ? receipt.receipt : receipt, `imported from ${file.name}`);
+  await showReceipt(
+    receipt.receipt && typeof receipt.receipt === 'object' ? receipt.receipt : receipt,
+    `imported from ${file.name}`,
+  );
 }
 
 function download(name, json) {
@@ -166,9 +188,12 @@ export async function exportRedacted() {
     download(`term-mcp-receipt-${receipt.id ?? 'unknown'}-redacted.json`, receipt);
     note('Downloaded the share-redacted copy: command, directory and output are replaced, and it is signed again.');
   } catch (error) {
-    if (error instanceof RequestFailed && error.code === 'not_available') note('This server cannot make a share-redacted copy (it has no receipt redactor).');
-    else if (error instanceof RequestFailed && error.details?.status === 400) note('Only a valid signed receipt can be redacted for sharing.');
-    else if (error instanceof RequestFailed && error.code === 'too_large') note('This receipt is larger than the server accepts in one request, so it cannot be redacted here.');
+    if (error instanceof RequestFailed && error.code === 'not_available')
+      note('This server cannot make a share-redacted copy (it has no receipt redactor).');
+    else if (error instanceof RequestFailed && error.details?.status === 400)
+      note('Only a valid signed receipt can be redacted for sharing.');
+    else if (error instanceof RequestFailed && error.code === 'too_large')
+      note('This receipt is larger than the server accepts in one request, so it cannot be redacted here.');
     else note(sentenceFor(error));
   }
 }

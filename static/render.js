@@ -19,7 +19,8 @@ export function render(state, previous) {
   if (state.scenarios !== previous?.scenarios) renderScenarios(state.scenarios);
   $('session-id').textContent = state.sessionId.slice(0, 8) || '—';
   $('session-id').title = state.sessionId;
-  if (state.entries !== previous?.entries || state.search !== previous?.search || state.config !== previous?.config) renderLedger(state, previous);
+  if (state.entries !== previous?.entries || state.search !== previous?.search || state.config !== previous?.config)
+    renderLedger(state, previous);
   renderStrip(state.strip);
   renderBanner(state.banner);
   $('plan-button').disabled = state.planning || state.connection.kind === 'ended';
@@ -45,7 +46,9 @@ function renderConfig({ config, info }) {
   $('approval-chip').textContent = config.approval_channel === 'operator' ? 'Approval by operator' : 'Approval by you';
   const chat = config.chat;
   $('model-chip').textContent = chat.available ? `Model ${chat.model}` : 'Advisor off';
-  $('model-chip').title = chat.available ? 'The planning advisor suggests commands; you still plan and run them.' : 'Set DEEPSEEK_API_KEY on the server to turn on the planning advisor.';
+  $('model-chip').title = chat.available
+    ? 'The planning advisor suggests commands; you still plan and run them.'
+    : 'Set DEEPSEEK_API_KEY on the server to turn on the planning advisor.';
   $('chat-panel').hidden = false;
   $('chat-panel').dataset.available = String(chat.available);
   $('chat-form').hidden = !chat.available;
@@ -61,8 +64,12 @@ function renderConfig({ config, info }) {
     facts.append(dt, dd);
   };
   if (typeof info?.workspace === 'string') add('Workspace', info.workspace);
-  if (typeof info?.network_allowed === 'boolean') add('Network', info.network_allowed ? 'Allowed by policy' : 'Denied by default');
-  add('Limits', `${formatSeconds(config.limits.command_timeout_seconds)} per command · ${formatBytes(config.limits.max_output_bytes)} output`);
+  if (typeof info?.network_allowed === 'boolean')
+    add('Network', info.network_allowed ? 'Allowed by policy' : 'Denied by default');
+  add(
+    'Limits',
+    `${formatSeconds(config.limits.command_timeout_seconds)} per command · ${formatBytes(config.limits.max_output_bytes)} output`,
+  );
   add('Session', `ends after ${formatSeconds(config.limits.session_timeout_seconds)} idle`);
   if (info?.confinement) add('Sandbox', describeConfinement(info.confinement, info.workspace));
 }
@@ -74,9 +81,11 @@ function describeConfinement(confinement, workspace) {
   const writable = Array.isArray(confinement.writable_roots) && confinement.writable_roots.includes(workspace);
   const domains = Array.isArray(confinement.allowed_domains) ? confinement.allowed_domains.length : 0;
   const network =
-    confinement.network === 'filtered' ? `network through the proxy (${domains} allowed domain${domains === 1 ? '' : 's'})`
-    : confinement.network === 'on' ? 'network on (unfiltered)'
-    : 'no network';
+    confinement.network === 'filtered'
+      ? `network through the proxy (${domains} allowed domain${domains === 1 ? '' : 's'})`
+      : confinement.network === 'on'
+        ? 'network on (unfiltered)'
+        : 'no network';
   return `bubblewrap · workspace ${writable ? 'writable' : 'read-only'} · ${network}`;
 }
 
@@ -113,7 +122,13 @@ function renderLedger(state, previous) {
     const fresh = kept === undefined;
     if (fresh || kept.entry !== entry || searchChanged) {
       const node = renderCard(entry, channel, kept?.node, state.search);
-      if (fresh && previous !== undefined && previous.entries.length > 0 && state.entries.length > previous.entries.length) node.classList.add('fresh');
+      if (
+        fresh &&
+        previous !== undefined &&
+        previous.entries.length > 0 &&
+        state.entries.length > previous.entries.length
+      )
+        node.classList.add('fresh');
       kept = { entry, node };
       cards.set(entry.plan.id, kept);
     }
@@ -127,10 +142,17 @@ function renderLedger(state, previous) {
   $('ledger').replaceChildren(...shown);
   $('ledger-empty').hidden = state.entries.length > 0;
   $('ledger-count').textContent = state.entries.length > 0 ? String(state.entries.length) : '';
-  $('collapse-finished').hidden = !state.entries.some((entry) => entry.collapsed !== true && isSettled(entry.plan.status));
+  $('collapse-finished').hidden = !state.entries.some(
+    (entry) => entry.collapsed !== true && isSettled(entry.plan.status),
+  );
   const summary = $('search-summary');
   summary.hidden = state.search === '';
-  summary.textContent = state.search === '' ? '' : matches === 0 ? 'No plan’s command or output contains that.' : `${matches} of ${state.entries.length} plan${state.entries.length === 1 ? '' : 's'} match.`;
+  summary.textContent =
+    state.search === ''
+      ? ''
+      : matches === 0
+        ? 'No plan’s command or output contains that.'
+        : `${matches} of ${state.entries.length} plan${state.entries.length === 1 ? '' : 's'} match.`;
 }
 
 /** The node of a plan's card (after a render). */

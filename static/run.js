@@ -21,7 +21,9 @@ function setPlanStatus(planId, status) {
 
 function appendOutput(planId, text) {
   if (text === '') return;
-  store.update((state) => ({ entries: withEntry(state.entries, planId, (entry) => ({ output: (entry.output ?? '') + text })) }));
+  store.update((state) => ({
+    entries: withEntry(state.entries, planId, (entry) => ({ output: (entry.output ?? '') + text })),
+  }));
 }
 
 /** The followed command's status changed (a read, or the stream's pause/resume news). */
@@ -30,7 +32,9 @@ export function setLiveStatus(status) {
   if (!active) return;
   setPlanStatus(active.planId, status);
   const entry = entryOf(active.planId);
-  store.update({ strip: { status, detail: status === 'running' ? `Plan ${pad(entry.number)}: ${entry.plan.command}` : '' } });
+  store.update({
+    strip: { status, detail: status === 'running' ? `Plan ${pad(entry.number)}: ${entry.plan.command}` : '' },
+  });
 }
 
 export async function runEntry(planId) {
@@ -43,12 +47,18 @@ export async function runEntry(planId) {
   store.update((state) => ({ entries: withEntry(state.entries, planId, () => ({ busy: true })) }));
   let started;
   try {
-    started = await callTool('terminal_execute', { session_id: store.state.sessionId, plan_id: planId, wait_seconds: 0 });
+    started = await callTool('terminal_execute', {
+      session_id: store.state.sessionId,
+      plan_id: planId,
+      wait_seconds: 0,
+    });
   } finally {
     store.update((state) => ({ entries: withEntry(state.entries, planId, () => ({ busy: false })) }));
   }
   if (NARROW.matches) $('strip').scrollIntoView({ behavior: 'smooth', block: 'start' });
-  store.update((state) => ({ entries: withEntry(state.entries, planId, () => ({ commandId: started.command_id, output: '' })) }));
+  store.update((state) => ({
+    entries: withEntry(state.entries, planId, () => ({ commandId: started.command_id, output: '' })),
+  }));
   if (typeof started.signature === 'string') {
     // Ended before the answer: the answer is the receipt itself.
     live.terminal.note(`$ ${entry.plan.command}`);
@@ -69,7 +79,12 @@ export async function readAll(commandId) {
   let stdoutOffset = 0;
   let stderrOffset = 0;
   for (;;) {
-    const read = await callTool('terminal_read', { session_id: store.state.sessionId, command_id: commandId, stdout_offset: stdoutOffset, stderr_offset: stderrOffset });
+    const read = await callTool('terminal_read', {
+      session_id: store.state.sessionId,
+      command_id: commandId,
+      stdout_offset: stdoutOffset,
+      stderr_offset: stderrOffset,
+    });
     stdout += read.stdout.text;
     stderr += read.stderr.text;
     const progressed = read.stdout.next_offset !== stdoutOffset || read.stderr.next_offset !== stderrOffset;
@@ -83,7 +98,10 @@ export async function readAll(commandId) {
 export function follow(planId, commandId, heading) {
   const generation = ++live.generation;
   const entry = entryOf(planId);
-  store.update({ active: { planId, commandId }, strip: { status: entry.plan.status, detail: `Plan ${pad(entry.number)}: ${entry.plan.command}` } });
+  store.update({
+    active: { planId, commandId },
+    strip: { status: entry.plan.status, detail: `Plan ${pad(entry.number)}: ${entry.plan.command}` },
+  });
   live.terminal.note(heading);
   const loop = async () => {
     let stdoutOffset = 0;
@@ -108,13 +126,16 @@ export function follow(planId, commandId, heading) {
       live.terminal.write(read.stdout.text);
       live.terminal.write(read.stderr.text);
       // From offset 0 (a reattach replays it all): the card's block is the whole output so far.
-      if (stdoutOffset === 0 && stderrOffset === 0) store.update((state) => ({ entries: withEntry(state.entries, planId, () => ({ output: '' })) }));
+      if (stdoutOffset === 0 && stderrOffset === 0)
+        store.update((state) => ({ entries: withEntry(state.entries, planId, () => ({ output: '' })) }));
       appendOutput(planId, read.stdout.text + read.stderr.text);
       stdoutOffset = read.stdout.next_offset;
       stderrOffset = read.stderr.next_offset;
-      const drained = (read.stdout.complete && read.stderr.complete) || (read.stdout.text === '' && read.stderr.text === '');
+      const drained =
+        (read.stdout.complete && read.stderr.complete) || (read.stdout.text === '' && read.stderr.text === '');
       if (read.finished && drained) break;
-      if (!read.finished && isLive(read.status) && read.status !== entryOf(planId)?.plan.status) setLiveStatus(read.status);
+      if (!read.finished && isLive(read.status) && read.status !== entryOf(planId)?.plan.status)
+        setLiveStatus(read.status);
       // A chatty command would otherwise cost one request per chunk; batch its output instead.
       if (!read.finished) await pause(MIN_READ_INTERVAL_MS);
     }
@@ -147,7 +168,12 @@ export function summaryOf(receipt) {
 
 /** A plan's command ended: its card, and (`show`) the terminal's last line, the strip and the receipt panel. */
 export function settle(planId, receipt, show) {
-  store.update((state) => ({ entries: withEntry(state.entries, planId, (entry) => ({ plan: { ...entry.plan, status: receipt.status }, hasReceipt: true })) }));
+  store.update((state) => ({
+    entries: withEntry(state.entries, planId, (entry) => ({
+      plan: { ...entry.plan, status: receipt.status },
+      hasReceipt: true,
+    })),
+  }));
   if (!show) return;
   const entry = entryOf(planId);
   const summary = summaryOf(receipt);
@@ -163,6 +189,6 @@ export async function control(tool) {
   const answer = await callTool(tool, { session_id: store.state.sessionId, command_id: active.commandId });
   if (tool === 'terminal_pause' && answer.paused) setLiveStatus('paused');
   if (tool === 'terminal_resume' && answer.resumed) setLiveStatus('running');
-  if (tool === 'terminal_cancel' && answer.cancelled) store.update((state) => ({ strip: { ...state.strip, detail: 'Cancelling…' } }));
+  if (tool === 'terminal_cancel' && answer.cancelled)
+    store.update((state) => ({ strip: { ...state.strip, detail: 'Cancelling…' } }));
 }
-

@@ -127,14 +127,21 @@ async function reconcile(overview) {
   for (const entry of store.state.entries) {
     const planId = entry.plan.id;
     if (running && running.plan_id === planId) {
-      store.update((state) => ({ entries: withEntry(state.entries, planId, (current) => ({ plan: { ...current.plan, status: running.status }, commandId: running.command_id })) }));
+      store.update((state) => ({
+        entries: withEntry(state.entries, planId, (current) => ({
+          plan: { ...current.plan, status: running.status },
+          commandId: running.command_id,
+        })),
+      }));
       follow(planId, running.command_id, `$ ${entry.plan.command}  (reattached)`);
       if (NARROW.matches) $('strip').scrollIntoView({ block: 'start' });
       return;
     }
     if (entry.commandId === '') continue;
     const receipt = await receiptOf(planId);
-    const output = await readAll(entry.commandId).catch(() => receipt ? `${receipt.stdout ?? ''}${receipt.stderr ?? ''}` : '');
+    const output = await readAll(entry.commandId).catch(() =>
+      receipt ? `${receipt.stdout ?? ''}${receipt.stderr ?? ''}` : '',
+    );
     store.update((state) => ({ entries: withEntry(state.entries, planId, () => ({ output })) }));
     live.terminal.note(`$ ${entry.plan.command}`);
     live.terminal.write(output);
@@ -147,7 +154,9 @@ async function reconcile(overview) {
   }
   if (last) {
     const entry = entryOf(last.planId);
-    store.update({ strip: { status: last.receipt.status, detail: `Plan ${pad(entry.number)}: ${summaryOf(last.receipt)}` } });
+    store.update({
+      strip: { status: last.receipt.status, detail: `Plan ${pad(entry.number)}: ${summaryOf(last.receipt)}` },
+    });
     await showReceipt(last.receipt, `plan ${pad(entry.number)} of this session`);
   }
 }
@@ -203,8 +212,11 @@ function onEvent(type, event) {
     case 'approved': {
       const entry = entryOf(event.planId);
       if (entry && entry.plan.status === 'planned') {
-        store.update((state) => ({ entries: withPlan(state.entries, event.planId, { status: 'approved', approved_at: event.at }) }));
-        if (store.state.config.approval_channel === 'operator') toast(`An operator approved plan ${pad(entry.number)}.`);
+        store.update((state) => ({
+          entries: withPlan(state.entries, event.planId, { status: 'approved', approved_at: event.at }),
+        }));
+        if (store.state.config.approval_channel === 'operator')
+          toast(`An operator approved plan ${pad(entry.number)}.`);
       }
       return;
     }

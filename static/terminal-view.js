@@ -9,8 +9,22 @@ const THEME = {
   foreground: '#d7dee6',
   cursor: '#0f1720',
   selectionBackground: '#2d4a5e',
-  black: '#1b2631', red: '#f07178', green: '#9ccc65', yellow: '#ffcb6b', blue: '#6cb6ff', magenta: '#c792ea', cyan: '#5fd4d0', white: '#d7dee6',
-  brightBlack: '#6b7b8c', brightRed: '#ff8a8f', brightGreen: '#b5e07e', brightYellow: '#ffd98a', brightBlue: '#8cc8ff', brightMagenta: '#dab0f5', brightCyan: '#86e5e1', brightWhite: '#ffffff',
+  black: '#1b2631',
+  red: '#f07178',
+  green: '#9ccc65',
+  yellow: '#ffcb6b',
+  blue: '#6cb6ff',
+  magenta: '#c792ea',
+  cyan: '#5fd4d0',
+  white: '#d7dee6',
+  brightBlack: '#6b7b8c',
+  brightRed: '#ff8a8f',
+  brightGreen: '#b5e07e',
+  brightYellow: '#ffd98a',
+  brightBlue: '#8cc8ff',
+  brightMagenta: '#dab0f5',
+  brightCyan: '#86e5e1',
+  brightWhite: '#ffffff',
 };
 
 const DIM = '\x1b[2m';
@@ -18,7 +32,10 @@ const RESET = '\x1b[0m';
 
 export async function createTerminalView(host) {
   try {
-    const [{ Terminal }, { FitAddon }] = await Promise.all([import('../vendor/xterm.mjs'), import('../vendor/addon-fit.mjs')]);
+    const [{ Terminal }, { FitAddon }] = await Promise.all([
+      import('../vendor/xterm.mjs'),
+      import('../vendor/addon-fit.mjs'),
+    ]);
     return new XtermView(host, Terminal, FitAddon);
   } catch {
     return new PlainView(host);

@@ -5,7 +5,12 @@
 // not_available, operator_unauthorized, rpc_error, http_error, server_stopped, not_connected.
 
 /** Codes whose session is gone: never existed, or ended (the catalogue's `not_found`/`expired` session codes). */
-export const SESSION_ENDED_CODES = Object.freeze(['session_not_found', 'unknown_session', 'session_expired', 'session_evicted']);
+export const SESSION_ENDED_CODES = Object.freeze([
+  'session_not_found',
+  'unknown_session',
+  'session_expired',
+  'session_evicted',
+]);
 
 /** True when the error says this tab's session is gone, so the tab opens a new one. */
 export function saysSessionEnded(error) {
@@ -13,16 +18,20 @@ export function saysSessionEnded(error) {
 }
 
 export const SENTENCES = {
-  unreachable: 'The term-mcp server is not answering. It may have stopped or restarted: start it again (term-mcp http), then press Reconnect.',
-  server_stopped: 'The term-mcp server was stopped: it shut down gracefully and closed this session on the way. Start it again (term-mcp http), then press Reconnect.',
+  unreachable:
+    'The term-mcp server is not answering. It may have stopped or restarted: start it again (term-mcp http), then press Reconnect.',
+  server_stopped:
+    'The term-mcp server was stopped: it shut down gracefully and closed this session on the way. Start it again (term-mcp http), then press Reconnect.',
   unauthorized: 'The server refused this token. Use the bearer token printed by term-mcp http (or TERM_MCP_TOKEN).',
   rate_limited: 'Too many requests in a short time. Wait a moment, then try again.',
   too_large: 'That is larger than the server accepts in one request (MAX_REQUEST_BYTES).',
   session_not_found: 'This session has ended: it expired or was closed. Start a new session to plan again.',
   unknown_session: 'This session has ended: it expired or was closed. Start a new session to plan again.',
-  session_expired: 'This session has ended: it was idle too long, or its one command finished. Start a new session to plan again.',
+  session_expired:
+    'This session has ended: it was idle too long, or its one command finished. Start a new session to plan again.',
   session_evicted: 'This session was ended to make room for another one. Start a new session to plan again.',
-  session_limit_reached: 'The server already holds as many sessions as it allows. Close one elsewhere or wait for one to expire.',
+  session_limit_reached:
+    'The server already holds as many sessions as it allows. Close one elsewhere or wait for one to expire.',
   plan_not_found: 'This plan belongs to another session. Plan the command again.',
   plan_blocked: 'The policy blocked this command, so it can be neither approved nor run.',
   invalid_plan_transition: 'This plan has already moved on (approved or run). Use Retry to plan it again.',
@@ -33,14 +42,16 @@ export const SENTENCES = {
   approval_not_found: 'That approval is unknown, or it was already used.',
   process_limit_reached: 'Another command is still running in this session. Wait for it to end, or cancel it.',
   plan_running: 'This plan is still running. It can be retried once it ends.',
-  policy_changed: 'Something changed since planning and the policy now judges this command differently. Use Retry to plan it again.',
+  policy_changed:
+    'Something changed since planning and the policy now judges this command differently. Use Retry to plan it again.',
   cwd_changed: 'The working directory changed since planning. Use Retry to plan it again.',
   policy_denied: 'The policy does not allow this command.',
   path_outside_workspace: 'That directory is outside the workspace.',
   invalid_argument: 'That directory does not exist in the workspace.',
   invalid_arguments: 'The command or the directory is empty or too long.',
   invalid_request: 'The server could not accept this request.',
-  chat_not_configured: 'The planning advisor is off on this server: set DEEPSEEK_API_KEY for term-mcp http and restart it. Planning, running and receipts work without it.',
+  chat_not_configured:
+    'The planning advisor is off on this server: set DEEPSEEK_API_KEY for term-mcp http and restart it. Planning, running and receipts work without it.',
   chat_unavailable: 'The model did not answer. The terminal tools still work.',
   not_available: 'This server does not offer that feature.',
   rpc_error: 'The server could not handle this request.',

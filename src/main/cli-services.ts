@@ -25,18 +25,26 @@ export const CLI_SERVICES: CliServices = Object.freeze({
   },
 
   async serveHttp(request: CliRequest): Promise<number> {
-    const [{ loadConfig }, { withReceiptKey }, { runHttp }] = await Promise.all([import('./config.js'), import('./receipt-key.js'), import('./run-http.js')]);
-    return runHttp(withReceiptKey(loadConfig(request.env, request.flags, request.cwd), (line) => request.stderr.write(line)));
+    const [{ loadConfig }, { withReceiptKey }, { runHttp }] = await Promise.all([
+      import('./config.js'),
+      import('./receipt-key.js'),
+      import('./run-http.js'),
+    ]);
+    return runHttp(
+      withReceiptKey(loadConfig(request.env, request.flags, request.cwd), (line) => request.stderr.write(line)),
+    );
   },
 
   async explain(request: CliRequest, command: string, cwdFlag: string | undefined): Promise<Explanation> {
-    const [{ default: path }, { loadConfig }, { configuredContainer }, { policyModule }, { TYPES }] = await Promise.all([
-      import('node:path'),
-      import('./config.js'),
-      import('./container.js'),
-      import('./modules/policy-module.js'),
-      import('./types.js'),
-    ]);
+    const [{ default: path }, { loadConfig }, { configuredContainer }, { policyModule }, { TYPES }] = await Promise.all(
+      [
+        import('node:path'),
+        import('./config.js'),
+        import('./container.js'),
+        import('./modules/policy-module.js'),
+        import('./types.js'),
+      ],
+    );
     const container = configuredContainer(loadConfig(request.env, request.flags, request.cwd));
     container.load(policyModule);
     const { root } = container.get<PathInspector>(TYPES.PathInspector);
@@ -47,13 +55,14 @@ export const CLI_SERVICES: CliServices = Object.freeze({
   },
 
   async receiptSigner(request: CliRequest): Promise<ReceiptSigner | undefined> {
-    const [{ loadConfig }, { readStateKey }, { configuredContainer }, { receiptsModule }, { TYPES }] = await Promise.all([
-      import('./config.js'),
-      import('./receipt-key.js'),
-      import('./container.js'),
-      import('./modules/receipts-module.js'),
-      import('./types.js'),
-    ]);
+    const [{ loadConfig }, { readStateKey }, { configuredContainer }, { receiptsModule }, { TYPES }] =
+      await Promise.all([
+        import('./config.js'),
+        import('./receipt-key.js'),
+        import('./container.js'),
+        import('./modules/receipts-module.js'),
+        import('./types.js'),
+      ]);
     const config = loadConfig(request.env, request.flags, request.cwd);
     // The persistent key of the server's state directory, when no key is configured (read only: never created here).
     const receiptKey = config.receiptKey ?? (config.stateDir === undefined ? undefined : readStateKey(config.stateDir));

@@ -35,7 +35,13 @@ async function exitWhenFlushed(code: number): Promise<void> {
  * itself, Node first waits for V8's background tasks and then frees the whole heap, page by page, which made exiting
  * on stdin EOF cost ~30 ms (docs/performance-notes.md, issue 22).
  */
-runCli(process.argv.slice(2), { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, services: CLI_SERVICES }).then(
+runCli(process.argv.slice(2), {
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  services: CLI_SERVICES,
+}).then(
   (code) => exitWhenFlushed(code),
   (error: unknown) => {
     // runCli answers every failure it knows with an exit code; anything else is a bug, reported without a stack dump.

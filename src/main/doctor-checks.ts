@@ -26,7 +26,11 @@ function accessCheck(dir: string, mode: number, what: string, required: boolean)
     accessSync(dir, mode);
     return { ok: true, detail: `${dir} is ${what}`, required };
   } catch (error) {
-    return { ok: false, detail: `${dir} is not ${what} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, required };
+    return {
+      ok: false,
+      detail: `${dir} is not ${what} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      required,
+    };
   }
 }
 
@@ -68,22 +72,42 @@ const PROBE_SCRIPT = (outsideFile: string): string =>
  */
 function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
   // An explicit opt-out is the operator's choice: reported, not a failure.
-  if (!config.sandboxEnabled) return { ok: false, detail: 'TERM_MCP_SANDBOX=off: commands run without the OS sandbox', required: false };
+  if (!config.sandboxEnabled)
+    return { ok: false, detail: 'TERM_MCP_SANDBOX=off: commands run without the OS sandbox', required: false };
   const readiness = confinement.readiness();
   if (!readiness.ready) return { ok: false, detail: `${readiness.reason}. ${readiness.fix}`, required: true };
   // /var/tmp: writable on the host and, unlike /tmp (private inside), the same directory inside the sandbox.
-  const outsideDir = mkdtempSync(path.join(existsSync('/var/tmp') ? '/var/tmp' : path.dirname(config.workspaceRoot), '.term-mcp-doctor-'));
+  const outsideDir = mkdtempSync(
+    path.join(existsSync('/var/tmp') ? '/var/tmp' : path.dirname(config.workspaceRoot), '.term-mcp-doctor-'),
+  );
   const outsideFile = path.join(outsideDir, 'probe');
   try {
-    const launch = confinement.confine({ launch: { kind: 'shell', script: PROBE_SCRIPT(outsideFile) }, cwd: config.workspaceRoot, environment: { PATH: '/usr/bin:/bin' } });
+    const launch = confinement.confine({
+      launch: { kind: 'shell', script: PROBE_SCRIPT(outsideFile) },
+      cwd: config.workspaceRoot,
+      environment: { PATH: '/usr/bin:/bin' },
+    });
     const result = withSetupInput(launch.setupInput, (descriptor) =>
-      spawnSync(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.environment, encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe', descriptor[0] ?? 'ignore', 'pipe'] }),
+      spawnSync(launch.file, [...launch.args], {
+        cwd: launch.cwd,
+        env: launch.environment,
+        encoding: 'utf8',
+        timeout: PROBE_TIMEOUT_MS,
+        stdio: ['ignore', 'pipe', 'pipe', descriptor[0] ?? 'ignore', 'pipe'],
+      }),
     );
     launch.finish?.();
-    if (result.status !== 0) return { ok: false, detail: `the probe sandbox failed (exit ${String(result.status)}): ${result.stderr.trim()}`, required: true };
+    if (result.status !== 0)
+      return {
+        ok: false,
+        detail: `the probe sandbox failed (exit ${String(result.status)}): ${result.stderr.trim()}`,
+        required: true,
+      };
     const interfaces = probeLines(result.stdout, 'IF').map(([name]) => name);
     const capabilities = probeLines(result.stdout, 'CAP');
-    const heldCapabilities = capabilities.filter(([, value]) => !/^0+$/.test(value)).map(([name, value]) => `Cap${name} ${value}`);
+    const heldCapabilities = capabilities
+      .filter(([, value]) => !/^0+$/.test(value))
+      .map(([name, value]) => `Cap${name} ${value}`);
     const sharedNamespaces = OWN_NAMESPACES.filter((name) => {
       const inside = probeLines(result.stdout, 'NS').find(([nsName]) => nsName === name)?.[1];
       return inside === undefined || inside === '' || inside === serverNamespace(name);
@@ -100,8 +124,12 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
       : 'network off (loopback only)';
     const detail = [
       wroteOutside ? 'a write outside the workspace SUCCEEDED' : 'a write outside the workspace failed',
-      capabilitiesEmpty ? 'no capabilities' : `capabilities HELD: ${heldCapabilities.join(', ') || 'unknown (no Cap lines)'}`,
-      sharedNamespaces.length === 0 ? `own ${OWN_NAMESPACES.join(', ')} namespaces` : `namespaces SHARED with the server: ${sharedNamespaces.join(', ')}`,
+      capabilitiesEmpty
+        ? 'no capabilities'
+        : `capabilities HELD: ${heldCapabilities.join(', ') || 'unknown (no Cap lines)'}`,
+      sharedNamespaces.length === 0
+        ? `own ${OWN_NAMESPACES.join(', ')} namespaces`
+        : `namespaces SHARED with the server: ${sharedNamespaces.join(', ')}`,
       networkIsolated ? isolation : `network NOT isolated: ${interfaces.join(', ')}`,
     ].join('; ');
     return { ok, detail, required: true };
@@ -112,14 +140,24 @@ function sandboxCheck(config: Config, confinement: CommandConfinement): Check {
 
 /** Where receipts' signing key comes from, and where the persistent one lives (read only: doctor creates nothing). */
 function receiptKeyCheck(config: Config): Check {
-  if (config.receiptKey !== undefined) return { ok: true, detail: 'configured (TERM_MCP_RECEIPT_KEY, AUTH_TOKEN or TERM_MCP_TOKEN)', required: false };
+  if (config.receiptKey !== undefined)
+    return { ok: true, detail: 'configured (TERM_MCP_RECEIPT_KEY, AUTH_TOKEN or TERM_MCP_TOKEN)', required: false };
   if (config.stateDir === undefined) {
-    return { ok: true, detail: 'per process: the default state directory is inside the workspace, so no key is kept (set TERM_MCP_STATE_DIR outside it)', required: false };
+    return {
+      ok: true,
+      detail:
+        'per process: the default state directory is inside the workspace, so no key is kept (set TERM_MCP_STATE_DIR outside it)',
+      required: false,
+    };
   }
   const file = path.join(config.stateDir, RECEIPT_KEY_FILE);
   try {
     const found = readStateKey(config.stateDir) !== undefined;
-    return { ok: true, detail: found ? `persistent, in ${file}` : `persistent, to be created at first start in ${file}`, required: false };
+    return {
+      ok: true,
+      detail: found ? `persistent, in ${file}` : `persistent, to be created at first start in ${file}`,
+      required: false,
+    };
   } catch (error) {
     return { ok: false, detail: `${file}: ${error instanceof Error ? error.message : String(error)}`, required: false };
   }
@@ -135,16 +173,43 @@ export async function doctorChecks(request: CliRequest, nodeVersion: string): Pr
   try {
     config = loadConfig(request.env, request.flags, request.cwd);
     // The mode the server would run in: APPROVAL_MODE or --mode, else the policy file's, else inspect.
-    checks.configuration = { ok: true, detail: `workspace ${config.workspaceRoot}, mode ${loadPolicySettings(config).mode}`, required: true };
+    checks.configuration = {
+      ok: true,
+      detail: `workspace ${config.workspaceRoot}, mode ${loadPolicySettings(config).mode}`,
+      required: true,
+    };
   } catch (error) {
-    checks.configuration = { ok: false, detail: error instanceof Error ? error.message : String(error), required: true };
+    checks.configuration = {
+      ok: false,
+      detail: error instanceof Error ? error.message : String(error),
+      required: true,
+    };
     return checks;
   }
   checks.workspace_read = accessCheck(config.workspaceRoot, constants.R_OK | constants.X_OK, 'readable', true);
-  checks.workspace_write = accessCheck(config.workspaceRoot, constants.W_OK, 'writable (needed by confirm, trusted and sandboxed)', false);
+  checks.workspace_write = accessCheck(
+    config.workspaceRoot,
+    constants.W_OK,
+    'writable (needed by confirm, trusted and sandboxed)',
+    false,
+  );
   checks.receipt_key = receiptKeyCheck(config);
-  checks.token = { ok: config.token !== undefined, detail: config.token !== undefined ? 'TERM_MCP_TOKEN is set' : 'TERM_MCP_TOKEN is not set (term-mcp http then prints a one-time token)', required: false };
-  checks.deepseek_key = { ok: config.deepseekApiKey !== undefined, detail: config.deepseekApiKey !== undefined ? 'DEEPSEEK_API_KEY is set' : 'DEEPSEEK_API_KEY is not set (the planning chat is off)', required: false };
+  checks.token = {
+    ok: config.token !== undefined,
+    detail:
+      config.token !== undefined
+        ? 'TERM_MCP_TOKEN is set'
+        : 'TERM_MCP_TOKEN is not set (term-mcp http then prints a one-time token)',
+    required: false,
+  };
+  checks.deepseek_key = {
+    ok: config.deepseekApiKey !== undefined,
+    detail:
+      config.deepseekApiKey !== undefined
+        ? 'DEEPSEEK_API_KEY is set'
+        : 'DEEPSEEK_API_KEY is not set (the planning chat is off)',
+    required: false,
+  };
   try {
     const container = buildContainer(config);
     checks.sandbox = sandboxCheck(config, container.get<CommandConfinement>(TYPES.CommandConfinement));
@@ -155,4 +220,3 @@ export async function doctorChecks(request: CliRequest, nodeVersion: string): Pr
   }
   return checks;
 }
-

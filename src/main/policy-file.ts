@@ -21,7 +21,9 @@ export function loadPolicySettings(config: Config): PolicySettings {
       { setting: source },
     );
   }
-  const serverFiles = [config.policyFile, config.auditLog].flatMap((file) => (file === undefined ? [] : [realPath(path.resolve(file))]));
+  const serverFiles = [config.policyFile, config.auditLog].flatMap((file) =>
+    file === undefined ? [] : [realPath(path.resolve(file))],
+  );
   return Object.freeze({
     ...fromFile,
     mode,
@@ -48,7 +50,10 @@ function readPolicyFile(file: string): PolicySettings {
   const extension = path.extname(file).toLowerCase();
   const format = extension === '.json' ? 'json' : extension === '.yaml' || extension === '.yml' ? 'yaml' : undefined;
   if (format === undefined) {
-    throw new ConfigurationError(`TERM_MCP_POLICY: ${file}: the file name must end in .json, .yaml or .yml`, { setting: 'TERM_MCP_POLICY', file });
+    throw new ConfigurationError(`TERM_MCP_POLICY: ${file}: the file name must end in .json, .yaml or .yml`, {
+      setting: 'TERM_MCP_POLICY',
+      file,
+    });
   }
   let text: string;
   try {
@@ -61,12 +66,19 @@ function readPolicyFile(file: string): PolicySettings {
     }
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-    throw new ConfigurationError(`TERM_MCP_POLICY: ${file}: cannot read the policy file (${reason})`, { setting: 'TERM_MCP_POLICY', file });
+    throw new ConfigurationError(`TERM_MCP_POLICY: ${file}: cannot read the policy file (${reason})`, {
+      setting: 'TERM_MCP_POLICY',
+      file,
+    });
   }
   try {
     return parsePolicyDocument(text, format);
   } catch (error) {
     if (!(error instanceof PolicyFileInvalid)) throw error;
-    throw new ConfigurationError(`TERM_MCP_POLICY: ${file}: ${error.message}`, { setting: 'TERM_MCP_POLICY', file, ...error.details });
+    throw new ConfigurationError(`TERM_MCP_POLICY: ${file}: ${error.message}`, {
+      setting: 'TERM_MCP_POLICY',
+      file,
+      ...error.details,
+    });
   }
 }

@@ -35,7 +35,9 @@ export interface TermMcpPorts {
   readonly clock?: Clock;
 }
 
-type PortTokens = { readonly [Name in keyof TermMcpPorts]-?: Token<NonNullable<TermMcpPorts[Name]>> | Token<TermMcpPorts[Name]> };
+type PortTokens = {
+  readonly [Name in keyof TermMcpPorts]-?: Token<NonNullable<TermMcpPorts[Name]>> | Token<TermMcpPorts[Name]>;
+};
 
 const PORT_TOKENS: PortTokens = Object.freeze({
   policyEngine: TYPES.PolicyEngine,

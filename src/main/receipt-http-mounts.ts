@@ -25,7 +25,13 @@ export interface ReceiptHttpMounts {
 }
 
 /** The seed's receipt toolchain and info routes over HTTP, with the server's own receipt key. */
-export function mountReceiptHttp(config: Config, receipts: ReceiptInspection, policy: PolicySettings, server: ServerInfo, confinement: CommandConfinement): ReceiptHttpMounts {
+export function mountReceiptHttp(
+  config: Config,
+  receipts: ReceiptInspection,
+  policy: PolicySettings,
+  server: ServerInfo,
+  confinement: CommandConfinement,
+): ReceiptHttpMounts {
   const info = mcpInfo(config, policy, server, confinement);
   const schema = { file: RECEIPT_SCHEMA_FILE, body: receiptJsonSchema() };
   return {

@@ -20,7 +20,10 @@ export type ReceiptKeySource =
  * receipts verify across restarts (issue 23 item 4). When the state directory cannot hold it, a random key for this
  * process alone, and the problem is reported.
  */
-export function receiptKey(configured: string | undefined, stateDir: string | undefined): { key: string; source: ReceiptKeySource } {
+export function receiptKey(
+  configured: string | undefined,
+  stateDir: string | undefined,
+): { key: string; source: ReceiptKeySource } {
   if (configured !== undefined) return { key: configured, source: { kind: 'configured' } };
   if (stateDir === undefined) {
     const problem = 'the default state directory is inside the workspace (a workspace of / or of the home directory)';
@@ -38,7 +41,8 @@ export function receiptKey(configured: string | undefined, stateDir: string | un
       fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW, 0o600);
     } catch (error) {
       const raced = readStateKey(stateDir);
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && raced !== undefined) return { key: raced, source: { kind: 'state', file, created: false } };
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && raced !== undefined)
+        return { key: raced, source: { kind: 'state', file, created: false } };
       throw error;
     }
     try {
@@ -69,7 +73,8 @@ export function readStateKey(stateDir: string): string | undefined {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EINVAL' });
-    if ((stats.mode & 0o077) !== 0) throw Object.assign(new Error(`mode ${(stats.mode & 0o777).toString(8)}, must be 0600`), { code: 'EPERM' });
+    if ((stats.mode & 0o077) !== 0)
+      throw Object.assign(new Error(`mode ${(stats.mode & 0o777).toString(8)}, must be 0600`), { code: 'EPERM' });
     const buffer = Buffer.alloc(KEY_BYTES * 2);
     const length = readSync(fd, buffer, 0, buffer.length, 0);
     const text = buffer.subarray(0, length).toString('utf8').trim();
@@ -89,7 +94,8 @@ export function withReceiptKey(config: Config, warn: (line: string) => void): Co
   const { key, source } = receiptKey(config.receiptKey, config.stateDir);
   if (source.kind === 'process') {
     // One JSON log line, like every other diagnostic on stderr.
-    const message = 'the receipt key cannot be kept in the state directory: receipts are signed with a key of this process alone and will not verify after a restart (set TERM_MCP_STATE_DIR or TERM_MCP_RECEIPT_KEY)';
+    const message =
+      'the receipt key cannot be kept in the state directory: receipts are signed with a key of this process alone and will not verify after a restart (set TERM_MCP_STATE_DIR or TERM_MCP_RECEIPT_KEY)';
     warn(`${JSON.stringify({ time: new Date().toISOString(), level: 'warn', message, problem: source.problem })}\n`);
   }
   return Object.freeze({ ...config, receiptKey: key });

@@ -40,7 +40,9 @@ export class ListenError extends Error {
     port: number,
     readonly code: string | undefined,
   ) {
-    super(`cannot listen on ${host}:${port}: ${LISTEN_PROBLEMS[code ?? ''] ?? 'the address cannot be bound'} (${code ?? 'unknown error'}); choose another with --host/--port or HOST/PORT`);
+    super(
+      `cannot listen on ${host}:${port}: ${LISTEN_PROBLEMS[code ?? ''] ?? 'the address cannot be bound'} (${code ?? 'unknown error'}); choose another with --host/--port or HOST/PORT`,
+    );
     this.name = 'ListenError';
   }
 }
@@ -69,7 +71,9 @@ export async function startHttpServer(config: Config, options: StartHttpOptions 
   }
   if (effective.token !== config.token) {
     // withBearerToken generated it: show it now that the server can be reached with it.
-    process.stderr.write(`Generated one-time TERM_MCP_TOKEN (save it before sharing this terminal): ${effective.token}\n`);
+    process.stderr.write(
+      `Generated one-time TERM_MCP_TOKEN (save it before sharing this terminal): ${effective.token}\n`,
+    );
   }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${effective.host.includes(':') ? `[${effective.host}]` : effective.host}:${port}/mcp`;
@@ -96,7 +100,11 @@ export async function runHttp(config: Config): Promise<number> {
   warnAboutBroadWorkspace(logger, config);
   logSandboxState(logger, config, server.container);
   // The browser UI is served at the root of the same origin (docs/web.md).
-  logger.info('term-mcp http listening', { url: server.url, ui: new URL('/', server.url).href, workspace: config.workspaceRoot });
+  logger.info('term-mcp http listening', {
+    url: server.url,
+    ui: new URL('/', server.url).href,
+    workspace: config.workspaceRoot,
+  });
   const signal = await firstSignal(['SIGTERM', 'SIGINT']);
   logger.info('stopping', { signal });
   await server.close();

@@ -65,19 +65,32 @@ export function hiddenPaths(config: Config): { hidden: string[]; notHidden: stri
  * /root, other users'), but the allow list inside them; and, for a server run as root, every file and directory only
  * root may read under the system trees (uid 0 keeps reading those as their owner, capabilities or not).
  */
-export function hiddenHomeProfile(config: Config): Pick<BubblewrapProfile, 'hiddenHomes' | 'homeAllowList' | 'rootOnlyReadable'> {
+export function hiddenHomeProfile(
+  config: Config,
+): Pick<BubblewrapProfile, 'hiddenHomes' | 'homeAllowList' | 'rootOnlyReadable'> {
   const hiddenHomes = homesToHide(config.homeDir, config.workspaceRoot);
-  const homeAllowList = hiddenHomes.flatMap((home) => config.sandboxHomeAllow.map((relative) => path.join(home, relative)));
+  const homeAllowList = hiddenHomes.flatMap((home) =>
+    config.sandboxHomeAllow.map((relative) => path.join(home, relative)),
+  );
   const asRoot = process.getuid?.() === 0;
   // The walk of the system trees (~70-120 ms) runs when the first command is confined, not at start-up: a client's
   // first tools/list does not wait for it (issue 22, cold start), and no command runs without the masks.
   let found: readonly MaskedEntry[] | undefined;
   const rootOnlyReadable = (): readonly MaskedEntry[] =>
-    (found ??= asRoot ? findRootOnlyReadable(ROOT_ONLY_SCAN_TREES, [config.workspaceRoot, ...hiddenHomes], { uid: 0, groups: process.getgroups?.() ?? [0] }).entries : []);
+    (found ??= asRoot
+      ? findRootOnlyReadable(ROOT_ONLY_SCAN_TREES, [config.workspaceRoot, ...hiddenHomes], {
+          uid: 0,
+          groups: process.getgroups?.() ?? [0],
+        }).entries
+      : []);
   return { hiddenHomes, homeAllowList, rootOnlyReadable };
 }
 
-export function sandboxProfile(config: Config, policy: PolicySettings, network: 'off' | FilteredNetwork = 'off'): BubblewrapProfile {
+export function sandboxProfile(
+  config: Config,
+  policy: PolicySettings,
+  network: 'off' | FilteredNetwork = 'off',
+): BubblewrapProfile {
   const { hiddenHomes, homeAllowList, rootOnlyReadable } = hiddenHomeProfile(config);
   return {
     bwrapPath: config.bwrapPath,
@@ -107,9 +120,17 @@ export function sandboxProfile(config: Config, policy: PolicySettings, network: 
  * start-up. If it cannot listen, `proxy.readiness()` says why and the confinement refuses every command with
  * sandbox_unavailable (never the host network, nor silently none). Undefined when commands get no network.
  */
-export function startFilteringProxy(config: Config, policy: PolicySettings, onDecision?: (decision: ProxyDecision) => void): FilteringProxy | undefined {
+export function startFilteringProxy(
+  config: Config,
+  policy: PolicySettings,
+  onDecision?: (decision: ProxyDecision) => void,
+): FilteringProxy | undefined {
   if (!config.sandboxEnabled || !policy.allowNetwork) return undefined;
-  const proxy = new FilteringProxy({ allowlist: new NetworkAllowlist(config.allowedDomains), loopbackPorts: config.proxyLoopbackPorts, onDecision });
+  const proxy = new FilteringProxy({
+    allowlist: new NetworkAllowlist(config.allowedDomains),
+    loopbackPorts: config.proxyLoopbackPorts,
+    onDecision,
+  });
   try {
     proxy.listen();
   } catch {

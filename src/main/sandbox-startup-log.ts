@@ -17,7 +17,10 @@ export function logSandboxState(logger: Logger, config: Config, container: Conta
   const confinement = container.get<CommandConfinement>(TYPES.CommandConfinement);
   const readiness = confinement.readiness();
   if (!readiness.ready) {
-    logger.error('command sandbox unavailable: every command will be refused (sandbox_unavailable)', { reason: readiness.reason, fix: readiness.fix });
+    logger.error('command sandbox unavailable: every command will be refused (sandbox_unavailable)', {
+      reason: readiness.reason,
+      fix: readiness.fix,
+    });
     return;
   }
   const { notHidden } = hiddenPaths(config);

@@ -11,8 +11,18 @@ import { isAtOrBelow } from '../domain/workspace/path-containment.js';
  * a configured one there stops start-up; a default one there (a workspace of `/` or of the home directory) means no
  * state is kept (undefined: receipts are signed with a key of this process, and start-up says so).
  */
-export function resolveStateDirectory(configured: string | undefined, xdgStateHome: string | undefined, cwd: string, workspaceRoot: string): string | undefined {
-  const source = configured !== undefined ? 'TERM_MCP_STATE_DIR' : xdgStateHome !== undefined ? 'XDG_STATE_HOME' : 'the state directory';
+export function resolveStateDirectory(
+  configured: string | undefined,
+  xdgStateHome: string | undefined,
+  cwd: string,
+  workspaceRoot: string,
+): string | undefined {
+  const source =
+    configured !== undefined
+      ? 'TERM_MCP_STATE_DIR'
+      : xdgStateHome !== undefined
+        ? 'XDG_STATE_HOME'
+        : 'the state directory';
   const chosen =
     configured !== undefined
       ? path.resolve(cwd, configured)
@@ -30,7 +40,10 @@ export function resolveStateDirectory(configured: string | undefined, xdgStateHo
  */
 export function refuseInsideWorkspace(setting: string, file: string, workspaceRoot: string): void {
   if (isInsideWorkspace(file, workspaceRoot)) {
-    throw new ConfigurationError(`${setting}: ${file} is inside the workspace (${workspaceRoot}); the server's own files must live outside it`, { setting });
+    throw new ConfigurationError(
+      `${setting}: ${file} is inside the workspace (${workspaceRoot}); the server's own files must live outside it`,
+      { setting },
+    );
   }
 }
 

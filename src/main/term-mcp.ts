@@ -60,10 +60,13 @@ export function createTermMcp(options: TermMcpOptions = {}): TermMcp {
     config,
     container,
     dispatcher,
-    handle: (message, handshake = new LegacyHandshake()) => dispatcher.handle(message, { transport: 'stdio', handshake }),
+    handle: (message, handshake = new LegacyHandshake()) =>
+      dispatcher.handle(message, { transport: 'stdio', handshake }),
     httpApp(hooks) {
       if (config.token === undefined && config.jwtSecret === undefined && config.jwtJwks === undefined) {
-        throw new ConfigurationError('TERM_MCP_TOKEN: the HTTP app needs a bearer token or a JWT configuration', { setting: 'TERM_MCP_TOKEN' });
+        throw new ConfigurationError('TERM_MCP_TOKEN: the HTTP app needs a bearer token or a JWT configuration', {
+          setting: 'TERM_MCP_TOKEN',
+        });
       }
       return buildHttpApp(container, config, hooks);
     },

@@ -6,8 +6,7 @@ import type { Token } from './token.js';
  * `undefined`, for a parameter that accepts `undefined`.
  */
 export type Dependency<T> =
-  | Token<T>
-  | { readonly serviceIdentifier: Token<T> | Token<Exclude<T, undefined>>; readonly optional: true };
+  Token<T> | { readonly serviceIdentifier: Token<T> | Token<Exclude<T, undefined>>; readonly optional: true };
 
 /** The dependency list of a factory, position by position: each token must carry that parameter's type. */
 export type Dependencies<D extends readonly unknown[]> = { readonly [K in keyof D]: Dependency<D[K]> };
@@ -20,7 +19,10 @@ interface DeactivationSyntax<T> {
 export interface TypedBinding<T> {
   toConstantValue(value: T): void;
   toResolvedValue(factory: () => T): DeactivationSyntax<T>;
-  toResolvedValue<D extends unknown[]>(factory: (...dependencies: D) => T, dependencies: Dependencies<D>): DeactivationSyntax<T>;
+  toResolvedValue<D extends unknown[]>(
+    factory: (...dependencies: D) => T,
+    dependencies: Dependencies<D>,
+  ): DeactivationSyntax<T>;
 }
 
 export type TypedBind = <T>(token: Token<T>) => TypedBinding<T>;
@@ -37,7 +39,10 @@ export function typedModule(register: (options: { bind: TypedBind }) => void): C
         toConstantValue(value: T): void {
           syntax.toConstantValue(value);
         },
-        toResolvedValue(factory: (...dependencies: never[]) => T, dependencies: readonly unknown[] = []): DeactivationSyntax<T> {
+        toResolvedValue(
+          factory: (...dependencies: never[]) => T,
+          dependencies: readonly unknown[] = [],
+        ): DeactivationSyntax<T> {
           // The tokens are symbols and the optional form is inversify's own ({ serviceIdentifier, optional }); only
           // the types were narrowed above, so the cast hands inversify exactly what it would have been given.
           const bound = syntax.toResolvedValue(factory as (...args: unknown[]) => T, dependencies as never);

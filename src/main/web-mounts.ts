@@ -47,7 +47,17 @@ export interface WebDependencies {
 }
 
 /** The web layer: the browser UI and its routes, the planning chat, operator approvals, and the deprecated web API. */
-export function mountWeb({ config, logger, sessions: store, events, workspace, settings, approvals, plans, model }: WebDependencies): WebMounts {
+export function mountWeb({
+  config,
+  logger,
+  sessions: store,
+  events,
+  workspace,
+  settings,
+  approvals,
+  plans,
+  model,
+}: WebDependencies): WebMounts {
   const planner = commandPlanner(plans);
 
   const sessions: WebSessions = {
@@ -58,11 +68,18 @@ export function mountWeb({ config, logger, sessions: store, events, workspace, s
     planner,
     sessions: { create: () => sessions.create(undefined), exists: (sessionId) => store.find(sessionId) !== undefined },
   });
-  const ui = uiRouteHandlers({ events, chat, sessions, heartbeatMs: HEARTBEAT_MS, maxRequestBytes: config.maxRequestBytes });
+  const ui = uiRouteHandlers({
+    events,
+    chat,
+    sessions,
+    heartbeatMs: HEARTBEAT_MS,
+    maxRequestBytes: config.maxRequestBytes,
+  });
   const staticDir = packageStaticDir();
   if (staticDir === undefined) logger.warn('web UI files not found; GET / is not served', { package: PACKAGE_NAME });
   const vendorFiles = staticDir === undefined ? undefined : locateVendorFiles(path.dirname(staticDir));
-  if (staticDir !== undefined && vendorFiles === undefined) logger.warn('@xterm/xterm not found; the UI shows output as plain text');
+  if (staticDir !== undefined && vendorFiles === undefined)
+    logger.warn('@xterm/xterm not found; the UI shows output as plain text');
 
   const current: WebMounts = {
     mountProtected(router) {
@@ -91,7 +108,12 @@ export function mountWeb({ config, logger, sessions: store, events, workspace, s
   };
   // The deprecated web API is the one line that mounts it, and its import (docs/web.md#deprecation).
   const mounts: readonly WebMounts[] = [
-    legacyWebMounts({ sessions: { ...sessions, close: (id) => store.close(id) }, chat, current: ui, deprecation: { sunset: config.sunset, link: config.deprecationLink } }),
+    legacyWebMounts({
+      sessions: { ...sessions, close: (id) => store.close(id) },
+      chat,
+      current: ui,
+      deprecation: { sunset: config.sunset, link: config.deprecationLink },
+    }),
     current,
   ];
   return {

@@ -11,12 +11,17 @@ import type { Config } from './config.js';
  */
 export function warnAboutBroadWorkspace(logger: Logger, config: Config): void {
   const problem = broadWorkspaceProblem(config.workspaceRoot, config.homeDir ?? os.homedir());
-  if (problem !== undefined) logger.warn(problem, { workspace: config.workspaceRoot, fix: 'set WORKSPACE_ROOT (or --workspace) to the project folder' });
+  if (problem !== undefined)
+    logger.warn(problem, {
+      workspace: config.workspaceRoot,
+      fix: 'set WORKSPACE_ROOT (or --workspace) to the project folder',
+    });
 }
 
 export function broadWorkspaceProblem(workspaceRoot: string, homeDir: string | undefined): string | undefined {
   const workspace = path.resolve(workspaceRoot);
-  if (workspace === path.parse(workspace).root) return 'the workspace is the filesystem root: commands can reach every file this user can read';
+  if (workspace === path.parse(workspace).root)
+    return 'the workspace is the filesystem root: commands can reach every file this user can read';
   if (homeDir !== undefined && homeDir !== '' && workspace === path.resolve(homeDir)) {
     return 'the workspace is the home directory: its credential folders (~/.ssh, ~/.aws, ...) are inside it, where the sandbox cannot hide them';
   }

@@ -20,10 +20,14 @@ function lintAs(file: string, source: string): Promise<LintMessage[]> {
     // The probe files exist only on stdin, outside the TypeScript project: the type-aware rules (which need the
     // project, and a whole program per run) are off here; the import rules under test need no types.
     const untyped = [
-      '--parser-options', 'projectService:false',
-      '--rule', '@typescript-eslint/no-floating-promises: off',
-      '--rule', '@typescript-eslint/no-misused-promises: off',
-      '--rule', '@typescript-eslint/switch-exhaustiveness-check: off',
+      '--parser-options',
+      'projectService:false',
+      '--rule',
+      '@typescript-eslint/no-floating-promises: off',
+      '--rule',
+      '@typescript-eslint/no-misused-promises: off',
+      '--rule',
+      '@typescript-eslint/switch-exhaustiveness-check: off',
     ];
     const args = [ESLINT, '--format', 'json', ...untyped, '--stdin', '--stdin-filename', file];
     const child = execFile(process.execPath, args, { cwd: ROOT }, (error, stdout) => {
@@ -79,7 +83,11 @@ describe('layer boundaries (eslint.config.js)', () => {
       ].join('\n'),
     );
     const refused = new Set(restricted(messages).map((message) => message.split("'")[1]));
-    expect([...refused].sort()).toEqual(['../../adapters/fs/node-workspace-fs.js', '../../application/tools/tool-catalog.js', 'zod']);
+    expect([...refused].sort()).toEqual([
+      '../../adapters/fs/node-workspace-fs.js',
+      '../../application/tools/tool-catalog.js',
+      'zod',
+    ]);
   });
 
   it('refuses an application module that imports an adapter', async () => {
@@ -111,9 +119,9 @@ describe('layer boundaries (eslint.config.js)', () => {
     const source = 'export const home = process.env.HOME;\n';
     const adapter = await lintAs('src/adapters/process/boundary-probe.ts', source);
     const main = await lintAs('src/main/boundary-probe.ts', source);
-    expect(adapter.filter((message) => message.ruleId === 'no-restricted-properties').map((message) => message.message)).toEqual([
-      expect.stringContaining('Only src/main reads process.env'),
-    ]);
+    expect(
+      adapter.filter((message) => message.ruleId === 'no-restricted-properties').map((message) => message.message),
+    ).toEqual([expect.stringContaining('Only src/main reads process.env')]);
     expect(main.filter((message) => message.ruleId === 'no-restricted-properties')).toEqual([]);
   });
 });

@@ -17,7 +17,10 @@ async function main(): Promise<void> {
     overrides: (container) => {
       container
         .rebind<ToolDefinition[]>(TYPES.Tools)
-        .toResolvedValue((kit: TerminalToolkit) => [...terminalTools(kit), ...tasksFixtureTools()], [TYPES.TerminalToolkit]);
+        .toResolvedValue(
+          (kit: TerminalToolkit) => [...terminalTools(kit), ...tasksFixtureTools()],
+          [TYPES.TerminalToolkit],
+        );
     },
   });
   process.stderr.write(`${JSON.stringify({ message: 'tasks fixture server listening', url: handle.url })}\n`);

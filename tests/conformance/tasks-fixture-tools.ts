@@ -37,10 +37,14 @@ function completed(outcome: ToolOutcome): TaskOutcome {
 function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -69,7 +73,10 @@ export function tasksFixtureTools(): ToolDefinition[] {
       output: z.object({ label: z.string(), seconds: z.number() }),
       annotations: { readOnlyHint: true },
       async call(args, context) {
-        const answer: ToolOutcome = { structured: { label: args.label ?? '', seconds: args.seconds }, text: `computed ${args.label ?? ''} in ${args.seconds} s` };
+        const answer: ToolOutcome = {
+          structured: { label: args.label ?? '', seconds: args.seconds },
+          text: `computed ${args.label ?? ''} in ${args.seconds} s`,
+        };
         if (args.seconds === 0) return answer;
         if (context.tasks === undefined) {
           await delay(args.seconds * 1000, context.signal);
@@ -88,11 +95,21 @@ export function tasksFixtureTools(): ToolDefinition[] {
       annotations: { readOnlyHint: true },
       async call(_args, context) {
         if (context.tasks === undefined) {
-          throw new McpError(ERROR_CODES.missingRequiredClientCapability, `failing_job requires the ${TASKS_EXTENSION} extension`, {
-            requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-          });
+          throw new McpError(
+            ERROR_CODES.missingRequiredClientCapability,
+            `failing_job requires the ${TASKS_EXTENSION} extension`,
+            {
+              requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+            },
+          );
         }
-        context.tasks.create(timedWork(1000, completed({ structured: { failed: true }, text: 'the job failed', isError: true }), 'failing'));
+        context.tasks.create(
+          timedWork(
+            1000,
+            completed({ structured: { failed: true }, text: 'the job failed', isError: true }),
+            'failing',
+          ),
+        );
         return TASK_CREATED;
       },
     }),
@@ -105,7 +122,13 @@ export function tasksFixtureTools(): ToolDefinition[] {
       annotations: { readOnlyHint: true },
       async call(_args, context) {
         if (context.tasks === undefined) throw new McpError(ERROR_CODES.internalError, 'Internal error');
-        context.tasks.create(timedWork(500, { status: 'failed', error: { code: ERROR_CODES.internalError, message: 'Internal error' } }, 'about to fail'));
+        context.tasks.create(
+          timedWork(
+            500,
+            { status: 'failed', error: { code: ERROR_CODES.internalError, message: 'Internal error' } },
+            'about to fail',
+          ),
+        );
         return TASK_CREATED;
       },
     }),

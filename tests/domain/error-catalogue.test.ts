@@ -28,7 +28,9 @@ describe('error catalogue', () => {
     const start = docs.indexOf('| code | message | when |');
     const table = docs.slice(start, docs.indexOf('\n\n', start));
     const rows = table.split('\n').slice(2);
-    const documented = rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((match) => match[1] as string));
+    const documented = rows.flatMap((row) =>
+      [...(row.split('|')[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((match) => match[1] as string),
+    );
     expect(documented.length).toBeGreaterThan(20);
     expect(documented.filter((code) => !isDomainErrorCode(code))).toEqual([]);
   });

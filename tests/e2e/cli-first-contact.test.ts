@@ -20,12 +20,19 @@ const NOBODY = { uid: 65534, gid: 65534 };
  * Runs the built `term-mcp` with stdin left open and a clean environment (no WORKSPACE_ROOT or token inherited),
  * and waits for it to exit. `asUser` runs it through setpriv under another uid.
  */
-function runTermMcp(args: string[], options: { cwd?: string; asUser?: typeof NOBODY; endStdin?: boolean } = {}): Promise<Exit> {
+function runTermMcp(
+  args: string[],
+  options: { cwd?: string; asUser?: typeof NOBODY; endStdin?: boolean } = {},
+): Promise<Exit> {
   const command = [process.execPath, CLI_PATH, ...args];
   const [file, ...argv] = options.asUser
     ? ['setpriv', `--reuid=${options.asUser.uid}`, `--regid=${options.asUser.gid}`, '--clear-groups', ...command]
     : command;
-  const child = spawn(file as string, argv, { cwd: options.cwd ?? '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(file as string, argv, {
+    cwd: options.cwd ?? '/',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -74,7 +81,11 @@ describe('term-mcp at first contact (the built CLI)', () => {
   describe('usage errors exit 2 with one line and the usage, and start nothing', () => {
     test('a misspelt flag (--worksapce) is refused instead of serving the current directory', async () => {
       const result = await runTermMcp(['stdio', '--worksapce', workspace.root], { cwd: workspace.root });
-      expectUsageError(result, 'term-mcp stdio: unknown flag --worksapce (did you mean --workspace?)', 'Usage: term-mcp stdio [flags]');
+      expectUsageError(
+        result,
+        'term-mcp stdio: unknown flag --worksapce (did you mean --workspace?)',
+        'Usage: term-mcp stdio [flags]',
+      );
     });
 
     test('a flag that belongs to another command is refused', async () => {
@@ -89,7 +100,11 @@ describe('term-mcp at first contact (the built CLI)', () => {
 
     test('an unknown subcommand is refused with the general usage', async () => {
       const result = await runTermMcp(['serve']);
-      expectUsageError(result, "term-mcp: unknown command: serve (the seed's serve is term-mcp http here)", 'Usage: term-mcp [command] [flags]');
+      expectUsageError(
+        result,
+        "term-mcp: unknown command: serve (the seed's serve is term-mcp http here)",
+        'Usage: term-mcp [command] [flags]',
+      );
     });
 
     test('a flag missing its value is refused', async () => {
@@ -104,7 +119,11 @@ describe('term-mcp at first contact (the built CLI)', () => {
 
     test('a stray argument is refused', async () => {
       const result = await runTermMcp(['stdio', workspace.root]);
-      expectUsageError(result, `term-mcp stdio: unexpected argument: ${workspace.root}`, 'Usage: term-mcp stdio [flags]');
+      expectUsageError(
+        result,
+        `term-mcp stdio: unexpected argument: ${workspace.root}`,
+        'Usage: term-mcp stdio [flags]',
+      );
     });
   });
 
@@ -120,7 +139,7 @@ describe('term-mcp at first contact (the built CLI)', () => {
       expect(await runTermMcp([flag])).toEqual({ code: 0, stdout: `${TERM_MCP_VERSION}\n`, stderr: '' });
     });
 
-    test.each([['stdio'], ['http']])('%s --help prints that command\'s usage and serves nothing', async (command) => {
+    test.each([['stdio'], ['http']])("%s --help prints that command's usage and serves nothing", async (command) => {
       const result = await runTermMcp([command, '--help']);
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toMatch(new RegExp(`^Usage: term-mcp ${command} \\[flags\\]\\n`));
@@ -132,14 +151,22 @@ describe('term-mcp at first contact (the built CLI)', () => {
     test('a workspace that does not exist is refused, naming the flag', async () => {
       const missing = path.join(workspace.root, 'missing');
       const result = await runTermMcp(['stdio', '--workspace', missing]);
-      expect(result).toEqual({ code: 2, stdout: '', stderr: `term-mcp stdio: configuration error: --workspace: does not exist: ${missing}\n` });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `term-mcp stdio: configuration error: --workspace: does not exist: ${missing}\n`,
+      });
     });
 
     test('a file given as the workspace is refused', async () => {
       const file = path.join(workspace.root, 'notes.md');
       writeFileSync(file, '# notes\n');
       const result = await runTermMcp(['http', '--workspace', file]);
-      expect(result).toEqual({ code: 2, stdout: '', stderr: `term-mcp http: configuration error: --workspace: is not a directory: ${file}\n` });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `term-mcp http: configuration error: --workspace: is not a directory: ${file}\n`,
+      });
     });
 
     // Root ignores permission bits (and so would the commands it runs), so as root the refusal is shown for the

@@ -3,7 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutionReceipt } from '../../src/domain/terminal/receipt-types';
 import { RECEIPT_KEY, TerminalFixture } from '../application/terminal/terminal-fixture';
-import { jsonSchemaValidator, SEED_KEY, SEED_RECEIPT_FILE, SHIPPED_SCHEMA_FILE, seedReceipt } from '../support/receipt-fixtures';
+import {
+  jsonSchemaValidator,
+  SEED_KEY,
+  SEED_RECEIPT_FILE,
+  SHIPPED_SCHEMA_FILE,
+  seedReceipt,
+} from '../support/receipt-fixtures';
 import { makeOutsideDir } from '../support/sandbox-attack';
 import { StdioPeer } from '../support/stdio-peer';
 import { CLI_PATH, makeTempWorkspace } from '../support/workspace';
@@ -70,13 +76,21 @@ describe('term-mcp receipt validate', () => {
 
   test('exits 1 for a tampered receipt, and for the right receipt under another key', () => {
     const tampered = write('tampered.json', { ...ours, stdout: 'all good\n' });
-    expect(cli(['receipt', 'validate', tampered], withOurKey)).toMatchObject({ status: 1, stdout: 'invalid: the signature does not verify with the configured key\n' });
-    expect(cli(['receipt', 'validate', oursFile], { TERM_MCP_RECEIPT_KEY: 'some-other-key-0123456789' }).status).toBe(1);
+    expect(cli(['receipt', 'validate', tampered], withOurKey)).toMatchObject({
+      status: 1,
+      stdout: 'invalid: the signature does not verify with the configured key\n',
+    });
+    expect(cli(['receipt', 'validate', oursFile], { TERM_MCP_RECEIPT_KEY: 'some-other-key-0123456789' }).status).toBe(
+      1,
+    );
   });
 
   test('--structure-only checks the schema alone: 0 for a tampered but well-formed receipt, 1 for a malformed one', () => {
     const tampered = write('tampered-structure.json', { ...ours, stdout: 'all good\n' });
-    expect(cli(['receipt', 'validate', tampered, '--structure-only'])).toMatchObject({ status: 0, stdout: 'valid: the receipt matches schema 1.0 (signature not checked)\n' });
+    expect(cli(['receipt', 'validate', tampered, '--structure-only'])).toMatchObject({
+      status: 0,
+      stdout: 'valid: the receipt matches schema 1.0 (signature not checked)\n',
+    });
     const malformed = write('malformed.json', { ...ours, exit_code: 'zero', extra: true });
     const run = cli(['receipt', 'validate', malformed, '--structure-only']);
     expect(run.status).toBe(1);
@@ -104,7 +118,13 @@ describe('term-mcp receipt validate', () => {
   });
 
   test('exits 2 with the usage for an unknown flag, a missing file or an unknown action', () => {
-    for (const args of [['receipt', 'validate', oursFile, '--strict'], ['receipt', 'validate'], ['receipt', 'stamp', oursFile], ['receipt'], ['demo', '--yaml']]) {
+    for (const args of [
+      ['receipt', 'validate', oursFile, '--strict'],
+      ['receipt', 'validate'],
+      ['receipt', 'stamp', oursFile],
+      ['receipt'],
+      ['demo', '--yaml'],
+    ]) {
       const run = cli(args, withOurKey);
       expect(run.status).toBe(2);
       expect(run.stderr).toContain('Usage: term-mcp');
@@ -123,12 +143,25 @@ describe('a receipt from a real `term-mcp stdio` server', () => {
   test('validates with the same key the server signed with, and not with another', async () => {
     const key = 'stdio-receipt-key-0123456789abcdef';
     peer = new StdioPeer({ WORKSPACE_ROOT: scratch.root, TERM_MCP_RECEIPT_KEY: key });
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const answer = await peer.request({ id: 1, method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: 'echo from stdio' }, _meta: meta } }, 30_000);
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const answer = await peer.request(
+      {
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'terminal_execute', arguments: { command: 'echo from stdio' }, _meta: meta },
+      },
+      30_000,
+    );
     const receipt = (answer.result as { structuredContent: Record<string, unknown> }).structuredContent;
     expect(receipt).toMatchObject({ status: 'succeeded', stdout: 'from stdio\n' });
     const file = write('stdio.json', receipt);
-    expect(cli(['receipt', 'validate', file], { TERM_MCP_RECEIPT_KEY: key })).toMatchObject({ status: 0, stdout: 'valid: schema 1.0, signature verified\n' });
+    expect(cli(['receipt', 'validate', file], { TERM_MCP_RECEIPT_KEY: key })).toMatchObject({
+      status: 0,
+      stdout: 'valid: schema 1.0, signature verified\n',
+    });
     expect(cli(['receipt', 'validate', file], withOurKey).status).toBe(1);
   });
 });
@@ -137,7 +170,10 @@ describe('standard input (`-`)', () => {
   test('redact | validate works as a pipeline', () => {
     const redacted = cli(['receipt', 'redact', '-'], withOurKey, JSON.stringify(ours));
     expect(redacted.status).toBe(0);
-    expect(cli(['receipt', 'validate', '-'], withOurKey, redacted.stdout)).toMatchObject({ status: 0, stdout: 'valid: schema 1.0, signature verified\n' });
+    expect(cli(['receipt', 'validate', '-'], withOurKey, redacted.stdout)).toMatchObject({
+      status: 0,
+      stdout: 'valid: schema 1.0, signature verified\n',
+    });
   });
 
   test('non-JSON input exits 2', () => {
@@ -175,11 +211,25 @@ describe('term-mcp receipt show', () => {
     expect(json.status).toBe(0);
     const seed = seedReceipt();
     expect(JSON.parse(json.stdout)).toEqual({
-      id: seed.id, status: 'succeeded', command: 'ls -la', cwd: '/home/dev/project', risk: 'low', approved: true,
-      started_at: seed.started_at, finished_at: seed.finished_at, duration_ms: 12, exit_code: 0, signal: null, output_truncated: false,
+      id: seed.id,
+      status: 'succeeded',
+      command: 'ls -la',
+      cwd: '/home/dev/project',
+      risk: 'low',
+      approved: true,
+      started_at: seed.started_at,
+      finished_at: seed.finished_at,
+      duration_ms: 12,
+      exit_code: 0,
+      signal: null,
+      output_truncated: false,
     });
-    expect(cli(['receipt', 'show', SEED_RECEIPT_FILE]).stdout).toContain('signature  not checked (no receipt key configured)');
-    expect(cli(['receipt', 'show', write('bad-seal.json', { ...ours, exit_code: 3 })], withOurKey).stdout).toContain('signature  BAD SIGNATURE');
+    expect(cli(['receipt', 'show', SEED_RECEIPT_FILE]).stdout).toContain(
+      'signature  not checked (no receipt key configured)',
+    );
+    expect(cli(['receipt', 'show', write('bad-seal.json', { ...ours, exit_code: 3 })], withOurKey).stdout).toContain(
+      'signature  BAD SIGNATURE',
+    );
   });
 
   test('a signal ends the line instead of an exit code', () => {
@@ -213,7 +263,10 @@ describe('term-mcp receipt redact', () => {
   test('redacts a seed receipt with the seed key', () => {
     const run = cli(['receipt', 'redact', SEED_RECEIPT_FILE], { AUTH_TOKEN: SEED_KEY });
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ sharing_redacted: true, signature: '4029b5d9709b207b2a07d989d57c60e73efea81142e00e660e8860098928d2d7' });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      sharing_redacted: true,
+      signature: '4029b5d9709b207b2a07d989d57c60e73efea81142e00e660e8860098928d2d7',
+    });
   });
 
   test('refuses a receipt whose signature does not verify (exit 1, nothing on stdout)', () => {
@@ -242,6 +295,11 @@ describe('term-mcp demo', () => {
     expect(run.status).toBe(0);
     const { scenarios } = JSON.parse(run.stdout) as { scenarios: Array<Record<string, string>> };
     expect(scenarios.map((scenario) => scenario.command)).toEqual(['pwd', 'sleep 15', 'ls -la']);
-    expect(scenarios[0]).toMatchObject({ id: 'inspect-workspace', title: 'Inspect workspace', label: 'Inspect workspace', description: 'A low-risk successful receipt' });
+    expect(scenarios[0]).toMatchObject({
+      id: 'inspect-workspace',
+      title: 'Inspect workspace',
+      label: 'Inspect workspace',
+      description: 'A low-risk successful receipt',
+    });
   });
 });

@@ -40,7 +40,13 @@ describe('many terminal_execute calls in flight from one client', () => {
     const current = peer;
     const answers = await Promise.all(
       Array.from({ length: 64 }, (_, index) =>
-        current.request(modern('tools/call', `call-${index}`, { name: 'terminal_execute', arguments: { command: `echo call ${index}` } }), 170_000),
+        current.request(
+          modern('tools/call', `call-${index}`, {
+            name: 'terminal_execute',
+            arguments: { command: `echo call ${index}` },
+          }),
+          170_000,
+        ),
       ),
     );
 
@@ -60,29 +66,50 @@ describe('many terminal_execute calls in flight from one client', () => {
     peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, MAX_CONCURRENT_SESSIONS: '1', APPROVAL_MODE: 'trusted' });
     const current = peer;
     const holder = structured(
-      await current.request(modern('tools/call', 'holder', { name: 'terminal_execute', arguments: { command: 'sleep 120', wait_seconds: 0 } }), 60_000),
+      await current.request(
+        modern('tools/call', 'holder', {
+          name: 'terminal_execute',
+          arguments: { command: 'sleep 120', wait_seconds: 0 },
+        }),
+        60_000,
+      ),
     );
     expect(holder).toMatchObject({ status: 'running' });
 
     const since = current.messages.length;
     const ids = Array.from({ length: 17 }, (_, index) => `queued-${index}`);
-    for (const id of ids) current.send({ jsonrpc: '2.0', ...modern('tools/call', id, { name: 'terminal_execute', arguments: { command: `echo ${id}` } }) });
+    for (const id of ids)
+      current.send({
+        jsonrpc: '2.0',
+        ...modern('tools/call', id, { name: 'terminal_execute', arguments: { command: `echo ${id}` } }),
+      });
     // Sixteen wait for the one session; the seventeenth finds the queue full and is answered while the sleep runs.
-    const refused = await current.waitFor((message) => typeof message.id === 'string' && ids.includes(message.id), 60_000, since);
+    const refused = await current.waitFor(
+      (message) => typeof message.id === 'string' && ids.includes(message.id),
+      60_000,
+      since,
+    );
     expect(structured(refused)).toMatchObject({
       code: 'session_limit_reached',
       details: { maxSessions: 1, scope: 'queue', maxWaiting: 16 },
     });
 
     const cancelled = await current.request(
-      modern('tools/call', 'cancel', { name: 'terminal_cancel', arguments: { session_id: holder.session_id, command_id: (holder as { command_id?: string }).command_id } }),
+      modern('tools/call', 'cancel', {
+        name: 'terminal_cancel',
+        arguments: { session_id: holder.session_id, command_id: (holder as { command_id?: string }).command_id },
+      }),
       60_000,
     );
     expect(cancelled.error).toBeUndefined();
     const waited = await Promise.all(
-      ids.filter((id) => id !== refused.id).map((id) => current.waitFor((message) => message.id === id, 170_000, since)),
+      ids
+        .filter((id) => id !== refused.id)
+        .map((id) => current.waitFor((message) => message.id === id, 170_000, since)),
     );
     expect(waited.map((answer) => structured(answer).status)).toEqual(Array.from({ length: 16 }, () => 'succeeded'));
-    expect(waited.map((answer) => structured(answer).stdout)).toEqual(ids.filter((id) => id !== refused.id).map((id) => `${id}\n`));
+    expect(waited.map((answer) => structured(answer).stdout)).toEqual(
+      ids.filter((id) => id !== refused.id).map((id) => `${id}\n`),
+    );
   });
 });

@@ -17,7 +17,11 @@ import {
   type TestServer,
 } from './http-harness';
 
-const JWT_ENV = { TERM_MCP_JWT_SECRET: JWT_SECRET, TERM_MCP_JWT_ISSUER: JWT_ISSUER, TERM_MCP_JWT_AUDIENCE: JWT_AUDIENCE };
+const JWT_ENV = {
+  TERM_MCP_JWT_SECRET: JWT_SECRET,
+  TERM_MCP_JWT_ISSUER: JWT_ISSUER,
+  TERM_MCP_JWT_AUDIENCE: JWT_AUDIENCE,
+};
 
 async function jwt(claims: JWTPayload, secret: string = JWT_SECRET): Promise<string> {
   return new SignJWT({ iss: JWT_ISSUER, aud: JWT_AUDIENCE, sub: 'alice', ...claims })
@@ -43,7 +47,11 @@ describe('HTTP attacks', () => {
     await server.stop();
   });
 
-  function listTools(token: string | undefined, extra: Record<string, string> = {}, url: string = server.url): Promise<Reply> {
+  function listTools(
+    token: string | undefined,
+    extra: Record<string, string> = {},
+    url: string = server.url,
+  ): Promise<Reply> {
     const headers = modernHeaders('tools/list', undefined, token ?? '');
     if (token === undefined) delete headers.Authorization;
     return post(url, modernRequest('tools/list', 1), { ...headers, ...extra });
@@ -58,7 +66,9 @@ describe('HTTP attacks', () => {
     const reply = await listTools(undefined);
 
     expect(reply.status).toBe(401);
-    expect(reply.headers.get('www-authenticate')).toBe(`Bearer realm="term-mcp", resource_metadata="${server.origin}/.well-known/oauth-protected-resource"`);
+    expect(reply.headers.get('www-authenticate')).toBe(
+      `Bearer realm="term-mcp", resource_metadata="${server.origin}/.well-known/oauth-protected-resource"`,
+    );
   });
 
   it('refuses a wrong token of the same length', async () => {
@@ -86,7 +96,11 @@ describe('HTTP attacks', () => {
     const reply = await listTools(TOKEN, { Origin: 'https://evil.example' });
 
     expect(reply.status).toBe(403);
-    expect(reply.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Forbidden: Origin is not allowed' } });
+    expect(reply.json).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Forbidden: Origin is not allowed' },
+    });
   });
 
   it('refuses Host: evil.example on a loopback bind with 403 (DNS rebinding)', async () => {
@@ -113,9 +127,19 @@ describe('HTTP attacks', () => {
     const sessionId = await openLegacySession(server.url, TOKEN);
     const mallory = await jwt({ sub: 'mallory' });
 
-    const stolenPost = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(sessionId, mallory));
-    const stolenDelete = await read(await fetch(server.url, { method: 'DELETE', headers: legacyHeaders(sessionId, mallory) }));
-    const owner = await post(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, legacyHeaders(sessionId, TOKEN));
+    const stolenPost = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      legacyHeaders(sessionId, mallory),
+    );
+    const stolenDelete = await read(
+      await fetch(server.url, { method: 'DELETE', headers: legacyHeaders(sessionId, mallory) }),
+    );
+    const owner = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      legacyHeaders(sessionId, TOKEN),
+    );
 
     expect(stolenPost.status).toBe(404);
     expect(stolenDelete.status).toBe(404);
@@ -126,7 +150,11 @@ describe('HTTP attacks', () => {
     const sessionId = await openLegacySession(server.url);
     await fetch(server.url, { method: 'DELETE', headers: legacyHeaders(sessionId) });
 
-    const replayed = await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders(sessionId));
+    const replayed = await post(
+      server.url,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      legacyHeaders(sessionId),
+    );
 
     expect(replayed.status).toBe(404);
   });
@@ -144,7 +172,12 @@ describe('HTTP attacks', () => {
   });
 
   it('refuses an unsecured JWT (alg: none)', async () => {
-    const token = unsecuredJwt({ iss: JWT_ISSUER, aud: JWT_AUDIENCE, sub: 'alice', exp: Math.floor(Date.now() / 1000) + 300 });
+    const token = unsecuredJwt({
+      iss: JWT_ISSUER,
+      aud: JWT_AUDIENCE,
+      sub: 'alice',
+      exp: Math.floor(Date.now() / 1000) + 300,
+    });
 
     expect((await listTools(token)).status).toBe(401);
   });
@@ -166,8 +199,12 @@ describe('HTTP attacks', () => {
 
     it('answers 2000 fast requests with 429 + Retry-After past the limit, and /health still answers', async () => {
       // 8 connections x 250 pipelined requests: the client costs next to nothing, so the server is what is measured.
-      const answers = await Promise.all(Array.from({ length: 8 }, () => pipelined(limited.port, rawHttpRequest(limited.port), 250)));
-      const statusLines = answers.flatMap((text) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1])));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => pipelined(limited.port, rawHttpRequest(limited.port), 250)),
+      );
+      const statusLines = answers.flatMap((text) =>
+        [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1])),
+      );
       const retryAfter = /^retry-after: (\d+)\r$/im.exec(answers.join(''))?.[1];
       const health = await fetch(new URL('/health', limited.url));
 
@@ -183,8 +220,15 @@ describe('HTTP attacks', () => {
 /** One complete modern `tools/list` POST as raw HTTP/1.1 text (keep-alive, so it can be pipelined). */
 function rawHttpRequest(port: number): string {
   const body = JSON.stringify(modernRequest('tools/list', 1));
-  const headers = { ...modernHeaders('tools/list'), Host: `127.0.0.1:${port}`, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
-  return `POST /mcp HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`;
+  const headers = {
+    ...modernHeaders('tools/list'),
+    Host: `127.0.0.1:${port}`,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+  };
+  return `POST /mcp HTTP/1.1\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n${body}`;
 }
 
 /** Writes `count` copies of a request on one connection at once and returns everything read until all are answered. */

@@ -30,7 +30,17 @@ export interface TestServer {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const workspace = makeTempWorkspace('term-mcp-http-');
   try {
-    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_TOKEN: TOKEN, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', ...env }, {});
+    const config = loadConfig(
+      {
+        WORKSPACE_ROOT: workspace.root,
+        TERM_MCP_TOKEN: TOKEN,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'error',
+        ...env,
+      },
+      {},
+    );
     const handle = await startHttpServer(config);
     return {
       handle,
@@ -59,13 +69,22 @@ export interface Reply {
 
 /** POSTs a raw body (a string is sent as it is) and reads the whole answer. */
 export async function post(url: string, body: unknown, headers: Record<string, string>): Promise<Reply> {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return read(response);
 }
 
 export async function read(response: Response): Promise<Reply> {
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 /** The headers a 2026-07-28 client sends for `method` (plus `Mcp-Name` when given). */
@@ -79,7 +98,11 @@ export function modernHeaders(method: string, name?: string, token: string = TOK
   };
 }
 
-export function modernRequest(method: string, id: string | number, params: Record<string, unknown> = {}): Record<string, unknown> {
+export function modernRequest(
+  method: string,
+  id: string | number,
+  params: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } };
 }
 
@@ -94,12 +117,22 @@ export const INITIALIZE = Object.freeze({
 export async function openLegacySession(url: string, token: string = TOKEN): Promise<string> {
   const initialized = await post(url, INITIALIZE, { Authorization: `Bearer ${token}`, Accept: ACCEPT_BOTH });
   const sessionId = initialized.headers.get('mcp-session-id');
-  if (initialized.status !== 200 || sessionId === null) throw new Error(`initialize failed: ${initialized.status} ${initialized.text}`);
-  const notified = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, legacyHeaders(sessionId, token));
+  if (initialized.status !== 200 || sessionId === null)
+    throw new Error(`initialize failed: ${initialized.status} ${initialized.text}`);
+  const notified = await post(
+    url,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    legacyHeaders(sessionId, token),
+  );
   if (notified.status !== 202) throw new Error(`notifications/initialized failed: ${notified.status} ${notified.text}`);
   return sessionId;
 }
 
 export function legacyHeaders(sessionId: string, token: string = TOKEN): Record<string, string> {
-  return { Authorization: `Bearer ${token}`, Accept: ACCEPT_BOTH, 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' };
+  return {
+    Authorization: `Bearer ${token}`,
+    Accept: ACCEPT_BOTH,
+    'Mcp-Session-Id': sessionId,
+    'MCP-Protocol-Version': '2025-11-25',
+  };
 }

@@ -1,6 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ACCEPT_BOTH, INITIALIZE, TOKEN, legacyHeaders, openLegacySession, post, startTestServer, type TestServer } from './http-harness';
+import {
+  ACCEPT_BOTH,
+  INITIALIZE,
+  TOKEN,
+  legacyHeaders,
+  openLegacySession,
+  post,
+  startTestServer,
+  type TestServer,
+} from './http-harness';
 
 /**
  * Issue 23 item 10: a long-lived host keeps its legacy session while others come and go (none of the official
@@ -20,7 +29,11 @@ describe('legacy HTTP sessions over a long-lived host', () => {
     const running = await startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' });
     server = running;
     const host = new Client({ name: 'long-lived-host', version: '1.0.0' });
-    await host.connect(new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await host.connect(
+      new StreamableHTTPClientTransport(new URL(running.url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     await host.listTools();
 
     // Half end their session with DELETE, half never do (the Inspector CLI, mcp-remote): all on the host's token.
@@ -35,12 +48,18 @@ describe('legacy HTTP sessions over a long-lived host', () => {
     }
 
     const result = await host.callTool({ name: 'terminal_execute', arguments: { command: 'echo still-here' } });
-    expect(result).toMatchObject({ isError: false, structuredContent: { status: 'succeeded', stdout: 'still-here\n' } });
+    expect(result).toMatchObject({
+      isError: false,
+      structuredContent: { status: 'succeeded', stdout: 'still-here\n' },
+    });
     await host.close();
   }, 300_000);
 
   test('at a small cap, a recently used session is never the one ended: the new initialize is refused instead', async () => {
-    const running = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2', TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '2' });
+    const running = await startTestServer({
+      TERM_MCP_MAX_LEGACY_SESSIONS: '2',
+      TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '2',
+    });
     server = running;
     const first = await openLegacySession(running.url);
     const second = await openLegacySession(running.url);
@@ -48,7 +67,10 @@ describe('legacy HTTP sessions over a long-lived host', () => {
     const refused = await post(running.url, INITIALIZE, { Authorization: `Bearer ${TOKEN}`, Accept: ACCEPT_BOTH });
     expect(refused.status).toBe(503);
     expect((refused.json?.error as { message: string }).message).toContain('used recently');
-    for (const id of [first, second]) expect((await post(running.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(id))).status).toBe(200);
+    for (const id of [first, second])
+      expect((await post(running.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(id))).status).toBe(
+        200,
+      );
   });
 
   describe('JSON-RPC batches', () => {
@@ -56,7 +78,10 @@ describe('legacy HTTP sessions over a long-lived host', () => {
       const initialize = { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion } };
       const initialized = await post(url, initialize, { Authorization: `Bearer ${TOKEN}`, Accept: ACCEPT_BOTH });
       const id = initialized.headers.get('mcp-session-id');
-      expect({ status: initialized.status, version: (initialized.json?.result as { protocolVersion?: string } | undefined)?.protocolVersion }).toEqual({ status: 200, version: protocolVersion });
+      expect({
+        status: initialized.status,
+        version: (initialized.json?.result as { protocolVersion?: string } | undefined)?.protocolVersion,
+      }).toEqual({ status: 200, version: protocolVersion });
       if (id === null) throw new Error('no session id');
       const headers = { ...legacyHeaders(id), 'MCP-Protocol-Version': protocolVersion };
       expect((await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202);
@@ -77,14 +102,22 @@ describe('legacy HTTP sessions over a long-lived host', () => {
       ];
       const reply = await post(running.url, batch, headers);
       expect(reply.status).toBe(200);
-      const answers = JSON.parse(reply.text) as Array<{ id: unknown; result?: Record<string, unknown>; error?: { code: number } }>;
+      const answers = JSON.parse(reply.text) as Array<{
+        id: unknown;
+        result?: Record<string, unknown>;
+        error?: { code: number };
+      }>;
       expect(answers).toHaveLength(4);
       expect(answers[0]).toMatchObject({ id: 1, result: { tools: expect.any(Array) } });
       expect(answers[1]).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
       expect(answers[2]).toMatchObject({ id: 3, error: { code: -32600 } });
       expect(answers[3]).toMatchObject({ id: null, error: { code: -32600 } });
 
-      const onlyNotifications = await post(running.url, [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }], headers);
+      const onlyNotifications = await post(
+        running.url,
+        [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }],
+        headers,
+      );
       expect(onlyNotifications.status).toBe(202);
       const empty = await post(running.url, [], headers);
       expect(empty.status).toBe(400);
@@ -96,7 +129,9 @@ describe('legacy HTTP sessions over a long-lived host', () => {
       const id = await openLegacySession(running.url);
       const reply = await post(running.url, [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], legacyHeaders(id));
       expect(reply.status).toBe(400);
-      expect(reply.json).toMatchObject({ error: { code: -32600, message: expect.stringContaining('batches are not supported') } });
+      expect(reply.json).toMatchObject({
+        error: { code: -32600, message: expect.stringContaining('batches are not supported') },
+      });
     });
   });
 
@@ -106,7 +141,12 @@ describe('legacy HTTP sessions over a long-lived host', () => {
     const reply = await post(
       running.url,
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
-      { Authorization: `Bearer ${TOKEN}`, Accept: ACCEPT_BOTH, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'notifications/cancelled' },
+      {
+        Authorization: `Bearer ${TOKEN}`,
+        Accept: ACCEPT_BOTH,
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'notifications/cancelled',
+      },
     );
     expect(reply.status).toBe(400);
     const message = (reply.json?.error as { message: string }).message;

@@ -56,10 +56,17 @@ describe('HTTP legacy era (2025-11-25)', () => {
     });
 
     it('runs a command through terminal_execute and returns its signed receipt', async () => {
-      const result = await client.callTool({ name: 'terminal_execute', arguments: { command: 'echo hello over http' } });
+      const result = await client.callTool({
+        name: 'terminal_execute',
+        arguments: { command: 'echo hello over http' },
+      });
 
       expect(result.isError).toBe(false);
-      expect(result.structuredContent).toMatchObject({ status: 'succeeded', exit_code: 0, stdout: 'hello over http\n' });
+      expect(result.structuredContent).toMatchObject({
+        status: 'succeeded',
+        exit_code: 0,
+        stdout: 'hello over http\n',
+      });
       expect((result.structuredContent as { signature: string }).signature).toMatch(/^[0-9a-f]{64}$/);
     });
 
@@ -77,7 +84,11 @@ describe('HTTP legacy era (2025-11-25)', () => {
 
       const reply = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(sessionId));
       expect(reply.status).toBe(404);
-      expect(reply.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Session not found: initialize a new session' } });
+      expect(reply.json).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32600, message: 'Session not found: initialize a new session' },
+      });
     });
   });
 
@@ -94,7 +105,11 @@ describe('HTTP legacy era (2025-11-25)', () => {
     });
 
     it('answers a failed initialize with 400 and mints no session', async () => {
-      const reply = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: {} } }, { ...AUTH, Accept: ACCEPT_BOTH });
+      const reply = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: {} } },
+        { ...AUTH, Accept: ACCEPT_BOTH },
+      );
 
       expect(reply.status).toBe(400);
       expect(reply.json?.error).toMatchObject({ code: -32602 });
@@ -119,17 +134,32 @@ describe('HTTP legacy era (2025-11-25)', () => {
     });
 
     it('refuses notifications/initialized without Mcp-Session-Id with 400 -32600', async () => {
-      const reply = await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...AUTH, Accept: ACCEPT_BOTH, 'MCP-Protocol-Version': '2025-11-25' });
+      const reply = await post(
+        server.url,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { ...AUTH, Accept: ACCEPT_BOTH, 'MCP-Protocol-Version': '2025-11-25' },
+      );
 
       expect(reply.status).toBe(400);
-      expect(reply.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Mcp-Session-Id header is required: send initialize first' } });
+      expect(reply.json).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Mcp-Session-Id header is required: send initialize first' },
+      });
     });
 
     it('answers a request with neither modern _meta nor a session id with 400 -32602', async () => {
-      const reply = await post(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { ...AUTH, Accept: ACCEPT_BOTH });
+      const reply = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+        { ...AUTH, Accept: ACCEPT_BOTH },
+      );
 
       expect(reply.status).toBe(400);
-      expect(reply.json).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringContaining('io.modelcontextprotocol/protocolVersion') } });
+      expect(reply.json).toMatchObject({
+        id: 3,
+        error: { code: -32602, message: expect.stringContaining('io.modelcontextprotocol/protocolVersion') },
+      });
     });
 
     it('answers ping without a session', async () => {
@@ -150,7 +180,11 @@ describe('HTTP legacy era (2025-11-25)', () => {
     });
 
     it('completes a handshake whose notifications/initialized carries no MCP-Protocol-Version (a 2025-03-26 client)', async () => {
-      const init = await post(server.url, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-03-26' } }, { ...AUTH, Accept: ACCEPT_BOTH });
+      const init = await post(
+        server.url,
+        { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-03-26' } },
+        { ...AUTH, Accept: ACCEPT_BOTH },
+      );
       const sessionId = init.headers.get('mcp-session-id') ?? '';
       expect(init.json).toMatchObject({ result: { protocolVersion: '2025-03-26' } });
       const bare = { ...AUTH, Accept: ACCEPT_BOTH, 'Mcp-Session-Id': sessionId };
@@ -166,20 +200,32 @@ describe('HTTP legacy era (2025-11-25)', () => {
     it('refuses a session request whose MCP-Protocol-Version is invalid with 400', async () => {
       const sessionId = await openLegacySession(server.url);
 
-      const reply = await post(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, { ...legacyHeaders(sessionId), 'MCP-Protocol-Version': 'garbage' });
+      const reply = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 5, method: 'tools/list' },
+        { ...legacyHeaders(sessionId), 'MCP-Protocol-Version': 'garbage' },
+      );
 
       expect(reply.status).toBe(400);
       expect(reply.json).toEqual({
         jsonrpc: '2.0',
         id: 5,
-        error: { code: -32600, message: "Unsupported MCP-Protocol-Version header 'garbage': this session negotiated 2025-11-25 (send it, or omit the header)" },
+        error: {
+          code: -32600,
+          message:
+            "Unsupported MCP-Protocol-Version header 'garbage': this session negotiated 2025-11-25 (send it, or omit the header)",
+        },
       });
     });
 
     it('refuses a session request whose MCP-Protocol-Version is unsupported with 400', async () => {
       const sessionId = await openLegacySession(server.url);
 
-      const reply = await post(server.url, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, { ...legacyHeaders(sessionId), 'MCP-Protocol-Version': '2024-11-05' });
+      const reply = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 6, method: 'tools/list' },
+        { ...legacyHeaders(sessionId), 'MCP-Protocol-Version': '2024-11-05' },
+      );
 
       expect(reply.status).toBe(400);
       expect(reply.json).toMatchObject({ id: 6, error: { code: -32600 } });
@@ -188,13 +234,21 @@ describe('HTTP legacy era (2025-11-25)', () => {
     it('refuses a session request whose MCP-Protocol-Version is not the negotiated one with 400', async () => {
       const sessionId = await openLegacySession(server.url);
 
-      const reply = await post(server.url, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, { ...legacyHeaders(sessionId), 'MCP-Protocol-Version': '2025-06-18' });
+      const reply = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 6, method: 'tools/list' },
+        { ...legacyHeaders(sessionId), 'MCP-Protocol-Version': '2025-06-18' },
+      );
 
       expect(reply.status).toBe(400);
     });
 
     it('answers an unknown session id with 404', async () => {
-      const reply = await post(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, legacyHeaders('no-such-session'));
+      const reply = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+        legacyHeaders('no-such-session'),
+      );
 
       expect(reply.status).toBe(404);
       expect(reply.json?.error).toEqual({ code: -32600, message: 'Session not found: initialize a new session' });
@@ -203,7 +257,11 @@ describe('HTTP legacy era (2025-11-25)', () => {
     it('answers JSON-RPC errors inside a session with HTTP 200', async () => {
       const sessionId = await openLegacySession(server.url);
 
-      const reply = await post(server.url, { jsonrpc: '2.0', id: 8, method: 'no/such/method' }, legacyHeaders(sessionId));
+      const reply = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 8, method: 'no/such/method' },
+        legacyHeaders(sessionId),
+      );
 
       expect(reply.status).toBe(200);
       expect(reply.json).toMatchObject({ id: 8, error: { code: -32601 } });
@@ -212,7 +270,11 @@ describe('HTTP legacy era (2025-11-25)', () => {
     it('acknowledges notifications in a session with an empty 202', async () => {
       const sessionId = await openLegacySession(server.url);
 
-      const reply = await post(server.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 42 } }, legacyHeaders(sessionId));
+      const reply = await post(
+        server.url,
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 42 } },
+        legacyHeaders(sessionId),
+      );
 
       expect(reply.status).toBe(202);
       expect(reply.text).toBe('');
@@ -243,7 +305,11 @@ describe('HTTP legacy era (2025-11-25)', () => {
 
     beforeAll(async () => {
       // Eviction after 0 s: any idle session may make room (the default, 900 s, is tested in http-legacy-sessions-long-lived).
-      capped = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2', TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '2', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0' });
+      capped = await startTestServer({
+        TERM_MCP_MAX_LEGACY_SESSIONS: '2',
+        TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '2',
+        TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0',
+      });
     });
 
     afterAll(async () => {
@@ -254,7 +320,9 @@ describe('HTTP legacy era (2025-11-25)', () => {
       const first = await openLegacySession(capped.url);
       const second = await openLegacySession(capped.url);
       // Used last: the first one is now the least recently used.
-      expect((await post(capped.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(second))).status).toBe(200);
+      expect(
+        (await post(capped.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(second))).status,
+      ).toBe(200);
 
       const accepted = await post(capped.url, INITIALIZE, { ...AUTH, Accept: ACCEPT_BOTH });
       const evicted = await post(capped.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, legacyHeaders(first));
@@ -265,10 +333,16 @@ describe('HTTP legacy era (2025-11-25)', () => {
       expect(evicted.json).toEqual({
         jsonrpc: '2.0',
         id: 2,
-        error: { code: -32600, message: 'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session' },
+        error: {
+          code: -32600,
+          message:
+            'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session',
+        },
       });
       // Another principal learns nothing: to it the id is simply unknown (tested with JWTs in sessions-cap.test.ts).
-      expect((await post(capped.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, legacyHeaders(second))).status).toBe(200);
+      expect(
+        (await post(capped.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, legacyHeaders(second))).status,
+      ).toBe(200);
     });
   });
 });

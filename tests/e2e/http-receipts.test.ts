@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { receiptJsonSchema } from '../../src/application/receipts/receipt-document';
 import { jsonSchemaValidator, SEED_KEY, seedReceipt, SHIPPED_SCHEMA_FILE } from '../support/receipt-fixtures';
-import { modernHeaders, modernRequest, post, read, startTestServer, TOKEN, type Reply, type TestServer } from './http-harness';
+import {
+  modernHeaders,
+  modernRequest,
+  post,
+  read,
+  startTestServer,
+  TOKEN,
+  type Reply,
+  type TestServer,
+} from './http-harness';
 
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
 
@@ -10,12 +19,18 @@ describe('the receipt toolchain and info routes over HTTP', () => {
   /** A receipt of a real `terminal_execute` over POST /mcp. */
   let receipt: Record<string, unknown>;
 
-  const get = async (path: string, headers: Record<string, string> = {}): Promise<Reply> => read(await fetch(`${server.origin}${path}`, { headers }));
-  const postTo = (path: string, body: unknown, headers: Record<string, string> = AUTH): Promise<Reply> => post(`${server.origin}${path}`, body, headers);
+  const get = async (path: string, headers: Record<string, string> = {}): Promise<Reply> =>
+    read(await fetch(`${server.origin}${path}`, { headers }));
+  const postTo = (path: string, body: unknown, headers: Record<string, string> = AUTH): Promise<Reply> =>
+    post(`${server.origin}${path}`, body, headers);
 
   beforeAll(async () => {
     server = await startTestServer();
-    const call = await post(server.url, modernRequest('tools/call', 1, { name: 'terminal_execute', arguments: { command: 'echo receipt over http' } }), modernHeaders('tools/call', 'terminal_execute'));
+    const call = await post(
+      server.url,
+      modernRequest('tools/call', 1, { name: 'terminal_execute', arguments: { command: 'echo receipt over http' } }),
+      modernHeaders('tools/call', 'terminal_execute'),
+    );
     const result = (call.json?.result ?? {}) as { structuredContent?: Record<string, unknown> };
     if (!result.structuredContent) throw new Error(`terminal_execute failed: ${call.text}`);
     receipt = result.structuredContent;
@@ -57,14 +72,23 @@ describe('the receipt toolchain and info routes over HTTP', () => {
       { id: 'catalog-overview', command: 'ls -la' },
     ]);
     for (const scenario of scenarios) {
-      expect(scenario).toEqual(expect.objectContaining({ title: expect.any(String), description: expect.any(String), label: scenario.title, outcome: scenario.description }));
+      expect(scenario).toEqual(
+        expect.objectContaining({
+          title: expect.any(String),
+          description: expect.any(String),
+          label: scenario.title,
+          outcome: scenario.description,
+        }),
+      );
     }
   });
 
   describe('GET /mcp/info (bearer)', () => {
     test('is refused without a token', async () => {
       expect((await get('/mcp/info')).status).toBe(401);
-      expect((await get('/mcp/info', { Authorization: 'Bearer wrong-token-wrong-token-wrong-token' })).status).toBe(401);
+      expect((await get('/mcp/info', { Authorization: 'Bearer wrong-token-wrong-token-wrong-token' })).status).toBe(
+        401,
+      );
     });
 
     test('answers the seed fields plus the confinement', async () => {
@@ -83,9 +107,21 @@ describe('the receipt toolchain and info routes over HTTP', () => {
         limits: { session_timeout_seconds: 3600, command_timeout_seconds: 20, max_output_bytes: 1048576 },
         transports: ['http', 'stdio'],
         authentication: { http: 'bearer', stdio: 'process-local' },
-        model: { provider: 'deepseek', model: 'deepseek-chat', available: false, timeout_seconds: 20, max_retries: 2, max_tokens: 1024 },
+        model: {
+          provider: 'deepseek',
+          model: 'deepseek-chat',
+          available: false,
+          timeout_seconds: 20,
+          max_retries: 2,
+          max_tokens: 1024,
+        },
         // inspect: the workspace is read-only inside the sandbox; /tmp is the sandbox's own.
-        confinement: expect.objectContaining({ sandbox: 'bubblewrap', network: 'off', writable_roots: ['/tmp'], process_group: true }),
+        confinement: expect.objectContaining({
+          sandbox: 'bubblewrap',
+          network: 'off',
+          writable_roots: ['/tmp'],
+          process_group: true,
+        }),
       });
     });
   });
@@ -93,7 +129,9 @@ describe('the receipt toolchain and info routes over HTTP', () => {
   describe('POST /receipts/validate (bearer)', () => {
     test('is refused without a token, before the body is read (a body over the limit is 401, not 413)', async () => {
       expect((await postTo('/receipts/validate', receipt, {})).status).toBe(401);
-      expect((await postTo('/receipts/validate', { receipt: { ...receipt, stdout: 'x'.repeat(3_000_000) } }, {})).status).toBe(401);
+      expect(
+        (await postTo('/receipts/validate', { receipt: { ...receipt, stdout: 'x'.repeat(3_000_000) } }, {})).status,
+      ).toBe(401);
     });
 
     test('a real receipt: 200, schema and signature valid (bare or wrapped in {receipt})', async () => {
@@ -110,13 +148,21 @@ describe('the receipt toolchain and info routes over HTTP', () => {
     });
 
     test('a seed receipt signed with another key: 200 with signature_valid false', async () => {
-      expect((await postTo('/receipts/validate', seedReceipt())).json).toEqual({ schema_valid: true, signature_valid: false, errors: [] });
+      expect((await postTo('/receipts/validate', seedReceipt())).json).toEqual({
+        schema_valid: true,
+        signature_valid: false,
+        errors: [],
+      });
     });
 
     test('a schema-invalid receipt: 400 with the errors', async () => {
       const reply = await postTo('/receipts/validate', { ...receipt, status: 'running' });
       expect(reply.status).toBe(400);
-      expect(reply.json).toEqual({ schema_valid: false, signature_valid: false, errors: [expect.stringMatching(/^status: /)] });
+      expect(reply.json).toEqual({
+        schema_valid: false,
+        signature_valid: false,
+        errors: [expect.stringMatching(/^status: /)],
+      });
     });
 
     test.each([
@@ -141,7 +187,9 @@ describe('the receipt toolchain and info routes over HTTP', () => {
     });
 
     test('refuses a foreign Origin with 403 even with a valid token', async () => {
-      expect((await postTo('/receipts/validate', receipt, { ...AUTH, Origin: 'https://evil.example' })).status).toBe(403);
+      expect((await postTo('/receipts/validate', receipt, { ...AUTH, Origin: 'https://evil.example' })).status).toBe(
+        403,
+      );
     });
   });
 
@@ -164,7 +212,11 @@ describe('the receipt toolchain and info routes over HTTP', () => {
         policy: { argv: [] },
       });
       expect(JSON.stringify(redacted)).not.toContain(server.workspaceRoot);
-      expect((await postTo('/receipts/validate', { receipt: redacted })).json).toEqual({ schema_valid: true, signature_valid: true, errors: [] });
+      expect((await postTo('/receipts/validate', { receipt: redacted })).json).toEqual({
+        schema_valid: true,
+        signature_valid: true,
+        errors: [],
+      });
     });
 
     test('refuses a receipt that does not verify with the server key: 400 with the seed message', async () => {
@@ -194,7 +246,10 @@ describe('a server whose receipt key is the seed token', () => {
     expect(validated.json).toEqual({ schema_valid: true, signature_valid: true, errors: [] });
     const redacted = await post(`${server.origin}/receipts/redact`, seedReceipt(), AUTH);
     expect(redacted.status).toBe(200);
-    expect(redacted.json?.receipt).toMatchObject({ sharing_redacted: true, signature: '4029b5d9709b207b2a07d989d57c60e73efea81142e00e660e8860098928d2d7' });
+    expect(redacted.json?.receipt).toMatchObject({
+      sharing_redacted: true,
+      signature: '4029b5d9709b207b2a07d989d57c60e73efea81142e00e660e8860098928d2d7',
+    });
   });
 });
 

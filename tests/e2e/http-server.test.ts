@@ -49,19 +49,29 @@ describe('startHttpServer and runHttp', () => {
 
     handle = await startHttpServer(config({}));
 
-    const printed = stderr.mock.calls.map(([chunk]) => String(chunk)).filter((line) => line.includes('Generated one-time TERM_MCP_TOKEN'));
+    const printed = stderr.mock.calls
+      .map(([chunk]) => String(chunk))
+      .filter((line) => line.includes('Generated one-time TERM_MCP_TOKEN'));
     expect(printed).toHaveLength(1);
     const token = /: (\S+)\n$/.exec(printed[0] ?? '')?.[1] ?? '';
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect((await post(handle.url, modernRequest('tools/list', 1), modernHeaders('tools/list', undefined, token))).status).toBe(200);
-    expect((await post(handle.url, modernRequest('tools/list', 1), modernHeaders('tools/list', undefined, TOKEN))).status).toBe(401);
+    expect(
+      (await post(handle.url, modernRequest('tools/list', 1), modernHeaders('tools/list', undefined, token))).status,
+    ).toBe(200);
+    expect(
+      (await post(handle.url, modernRequest('tools/list', 1), modernHeaders('tools/list', undefined, TOKEN))).status,
+    ).toBe(401);
   });
 
   it('generates no token when JWTs are configured', async () => {
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
 
     handle = await startHttpServer(
-      config({ TERM_MCP_JWT_SECRET: 'a-jwt-secret-that-is-longer-than-thirty-two', TERM_MCP_JWT_ISSUER: 'https://issuer.example', TERM_MCP_JWT_AUDIENCE: 'term-mcp' }),
+      config({
+        TERM_MCP_JWT_SECRET: 'a-jwt-secret-that-is-longer-than-thirty-two',
+        TERM_MCP_JWT_ISSUER: 'https://issuer.example',
+        TERM_MCP_JWT_AUDIENCE: 'term-mcp',
+      }),
     );
 
     expect(stderr.mock.calls.some(([chunk]) => String(chunk).includes('Generated'))).toBe(false);
@@ -73,7 +83,9 @@ describe('startHttpServer and runHttp', () => {
     const { port } = blocker.address() as AddressInfo;
 
     try {
-      await expect(startHttpServer(config({ TERM_MCP_TOKEN: TOKEN, PORT: String(port) }))).rejects.toThrow(/EADDRINUSE/);
+      await expect(startHttpServer(config({ TERM_MCP_TOKEN: TOKEN, PORT: String(port) }))).rejects.toThrow(
+        /EADDRINUSE/,
+      );
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }

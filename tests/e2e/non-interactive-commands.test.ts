@@ -25,7 +25,11 @@ interface Receipt {
 
 /** A repository of `COMMITS` commits (one fast-import stream: seconds instead of 500 `git commit` processes) and a staged change. */
 function makeRepository(root: string): void {
-  const git = (...args: string[]): string => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-C', root, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+    });
   git('init', '-q', '-b', 'main');
   git('config', 'user.name', 'Test');
   git('config', 'user.email', 'test@example.invalid');
@@ -84,7 +88,10 @@ describe('non-PTY commands never wait for a person (built server, STDIO, sandbox
   });
 
   test('commands get the documented non-interactive environment', async () => {
-    const receipt = await execute(connection, 'printenv PAGER GIT_PAGER GIT_EDITOR EDITOR GIT_TERMINAL_PROMPT DEBIAN_FRONTEND');
+    const receipt = await execute(
+      connection,
+      'printenv PAGER GIT_PAGER GIT_EDITOR EDITOR GIT_TERMINAL_PROMPT DEBIAN_FRONTEND',
+    );
     expect(receipt.stdout).toBe('cat\ncat\ntrue\ntrue\n0\nnoninteractive\n');
   });
 });

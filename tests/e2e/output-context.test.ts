@@ -44,7 +44,9 @@ interface ResourceLinkContent {
   size: number;
 }
 
-const validateReceipt = jsonSchemaValidator(JSON.parse(readFileSync(SHIPPED_SCHEMA_FILE, 'utf8')) as Record<string, unknown>);
+const validateReceipt = jsonSchemaValidator(
+  JSON.parse(readFileSync(SHIPPED_SCHEMA_FILE, 'utf8')) as Record<string, unknown>,
+);
 
 describe('output that saves context (built server, STDIO, v1 SDK client, sandbox)', () => {
   let connection: V1Connection;
@@ -53,7 +55,11 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
   beforeAll(async () => {
     state = makeTempWorkspace('term-mcp-state-');
     // The byte cap binds first here; the line cap has its own server below.
-    connection = await connectV1Client('stdio', { APPROVAL_MODE: 'sandboxed', TERM_MCP_STATE_DIR: state.root, TERM_MCP_RESULT_MAX_LINES: '100000' });
+    connection = await connectV1Client('stdio', {
+      APPROVAL_MODE: 'sandboxed',
+      TERM_MCP_STATE_DIR: state.root,
+      TERM_MCP_RESULT_MAX_LINES: '100000',
+    });
   });
 
   afterAll(async () => {
@@ -61,7 +67,9 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
     state.remove();
   });
 
-  async function execute(args: Record<string, unknown>): Promise<{ receipt: Receipt; text: string; links: ResourceLinkContent[] }> {
+  async function execute(
+    args: Record<string, unknown>,
+  ): Promise<{ receipt: Receipt; text: string; links: ResourceLinkContent[] }> {
     const result = await connection.client.callTool({ name: 'terminal_execute', arguments: args });
     const content = result.content as Array<{ type: string; text?: string }>;
     return {
@@ -120,7 +128,9 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
 
   test('a cut never falls inside a UTF-8 sequence, and a slice that does comes back exactly as base64', async () => {
     const line = 'héllo wörld ✓ 𝄞\n';
-    const { receipt, links } = await execute({ command: `python3 -c "import sys; sys.stdout.write('${line.replace('\n', '\\n')}' * 20000)"` });
+    const { receipt, links } = await execute({
+      command: `python3 -c "import sys; sys.stdout.write('${line.replace('\n', '\\n')}' * 20000)"`,
+    });
     const expected = Buffer.from(line.repeat(20_000), 'utf8');
     expect(receipt.stdout).not.toContain('\ufffd');
     expect(receipt.output.stdout.omitted_bytes).toBeGreaterThan(0);
@@ -143,11 +153,17 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
     await expect(connection.client.readResource({ uri: `${uri}?offset=999` })).rejects.toThrow(/past the end/);
     await expect(connection.client.readResource({ uri: `${uri}?length=${MIB + 1}` })).rejects.toThrow(/at most/);
     await expect(connection.client.readResource({ uri: `${uri}?offset=-1` })).rejects.toThrow(/whole number/);
-    await expect(connection.client.readResource({ uri: `terminal-output://${receipt.session_id}/00000000-0000-4000-8000-000000000000/stdout` })).rejects.toThrow(/not found/i);
+    await expect(
+      connection.client.readResource({
+        uri: `terminal-output://${receipt.session_id}/00000000-0000-4000-8000-000000000000/stdout`,
+      }),
+    ).rejects.toThrow(/not found/i);
   });
 
   test('a session the client closes takes its output with it', async () => {
-    const plan = (await connection.client.callTool({ name: 'terminal_plan', arguments: { command: 'echo kept until close' } })).structuredContent as { session_id: string; id: string };
+    const plan = (
+      await connection.client.callTool({ name: 'terminal_plan', arguments: { command: 'echo kept until close' } })
+    ).structuredContent as { session_id: string; id: string };
     const { links } = await execute({ session_id: plan.session_id, plan_id: plan.id });
     const uri = links[0]?.uri ?? '';
     expect((await readRange(uri, 0, 100)).toString()).toBe('kept until close\n');
@@ -159,12 +175,18 @@ describe('output that saves context (built server, STDIO, v1 SDK client, sandbox
     await connection.close();
     const directory = path.join(state.root, 'output-spool');
     expect(existsSync(directory) ? readdirSync(directory) : []).toEqual([]);
-    connection = await connectV1Client('stdio', { APPROVAL_MODE: 'sandboxed', TERM_MCP_STATE_DIR: state.root, TERM_MCP_RESULT_MAX_LINES: '10' });
+    connection = await connectV1Client('stdio', {
+      APPROVAL_MODE: 'sandboxed',
+      TERM_MCP_STATE_DIR: state.root,
+      TERM_MCP_RESULT_MAX_LINES: '10',
+    });
   });
 
   test('TERM_MCP_RESULT_MAX_LINES: the line cap keeps the first and the last lines when the bytes would fit', async () => {
     const { receipt } = await execute({ command: 'seq 1 1000' });
-    expect(receipt.stdout).toBe(`1\n2\n3\n4\n5\n[... ${receipt.output.stdout.omitted_bytes} bytes omitted ...]\n996\n997\n998\n999\n1000\n`);
+    expect(receipt.stdout).toBe(
+      `1\n2\n3\n4\n5\n[... ${receipt.output.stdout.omitted_bytes} bytes omitted ...]\n996\n997\n998\n999\n1000\n`,
+    );
     expect(receipt.output_truncated).toBe(true);
   });
 });

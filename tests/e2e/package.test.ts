@@ -29,15 +29,24 @@ describe('the packed npm package', () => {
 
   beforeAll(() => {
     scratch = makeTempWorkspace('term-mcp-pack-');
-    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch.root], { cwd: REPO_ROOT, stdio: 'pipe' });
+    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch.root], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+    });
     const name = readdirSync(scratch.root).find((entry) => entry.endsWith('.tgz'));
     if (!name) throw new Error('npm pack produced no tarball');
     tarball = path.join(scratch.root, name);
     project = path.join(scratch.root, 'host-project');
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'host-project', version: '1.0.0', private: true, type: 'module' }));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'host-project', version: '1.0.0', private: true, type: 'module' }),
+    );
     // --engine-strict: an install fails when any package it brings does not support this Node (issue 23: it did).
-    const install = spawnSync('npm', ['install', '--engine-strict', ...NPM_QUIET, tarball, 'express@5'], { cwd: project, encoding: 'utf8' });
+    const install = spawnSync('npm', ['install', '--engine-strict', ...NPM_QUIET, tarball, 'express@5'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
     installLog = `${install.stdout}${install.stderr}`;
     if (install.status !== 0) throw new Error(`npm install --engine-strict failed:\n${installLog.slice(-2000)}`);
   }, 180_000);
@@ -52,57 +61,109 @@ describe('the packed npm package', () => {
   });
 
   test('ships the built library, its typings, the UI and the docs, and no sources or tests', () => {
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/main/cli.js', 'static/index.html', 'static/app.js', 'docs/compatibility.md', 'schemas/receipt-1.0.json', 'LICENSE']) {
+    for (const file of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/main/cli.js',
+      'static/index.html',
+      'static/app.js',
+      'docs/compatibility.md',
+      'schemas/receipt-1.0.json',
+      'LICENSE',
+    ]) {
       expect(existsSync(path.join(installed(), file))).toBe(true);
     }
     // The bin is the bundle (scripts/bundle.mjs): its chunks ship beside it, the build's chunk map does not.
-    expect(readdirSync(path.join(installed(), 'dist', 'main', 'cli-chunks')).some((name) => name.startsWith('stdio-command-'))).toBe(true);
+    expect(
+      readdirSync(path.join(installed(), 'dist', 'main', 'cli-chunks')).some((name) =>
+        name.startsWith('stdio-command-'),
+      ),
+    ).toBe(true);
     expect(existsSync(path.join(installed(), 'dist', 'cli-bundle-meta.json'))).toBe(false);
     expect(existsSync(path.join(installed(), 'src'))).toBe(false);
     expect(existsSync(path.join(installed(), 'tests'))).toBe(false);
   });
 
   test('imports as ESM and requires as CJS', () => {
-    const esm = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('term-mcp'); console.log(typeof m.createTermMcp, m.MODERN_PROTOCOL_VERSION)"], { cwd: project, encoding: 'utf8' });
+    const esm = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('term-mcp'); console.log(typeof m.createTermMcp, m.MODERN_PROTOCOL_VERSION)",
+      ],
+      { cwd: project, encoding: 'utf8' },
+    );
     expect(esm.trim()).toBe('function 2026-07-28');
-    const cjs = execFileSync(process.execPath, ['-e', "const m = require('term-mcp'); console.log(typeof m.createTermMcp)"], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const cjs = execFileSync(
+      process.execPath,
+      ['-e', "const m = require('term-mcp'); console.log(typeof m.createTermMcp)"],
+      { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     expect(cjs.trim()).toBe('function');
   });
 
   test('npx term-mcp --version and npx term-mcp doctor --json work in the project that installed it', () => {
-    const version = spawnSync('npx', ['--no-install', 'term-mcp', '--version'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    const version = spawnSync('npx', ['--no-install', 'term-mcp', '--version'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version);
-    const doctor = spawnSync('npx', ['--no-install', 'term-mcp', 'doctor', '--json'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    const doctor = spawnSync('npx', ['--no-install', 'term-mcp', 'doctor', '--json'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     const report = JSON.parse(doctor.stdout) as { checks: Record<string, { ok: boolean; detail: string }> };
     expect(report.checks.node?.ok).toBe(true);
     expect(report.checks.configuration?.detail).toContain(project);
   });
 
-  test('npx term-mcp --version works inside the clone after set-up (npm exec finds the project\'s own bin)', () => {
-    const result = spawnSync('npx', ['--no-install', 'term-mcp', '--version'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  test("npx term-mcp --version works inside the clone after set-up (npm exec finds the project's own bin)", () => {
+    const result = spawnSync('npx', ['--no-install', 'term-mcp', '--version'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   test('npx --package <tarball> term-mcp --version runs from an empty directory', () => {
     const empty = path.join(scratch.root, 'empty');
     mkdirSync(empty);
-    const result = spawnSync('npx', ['--yes', ...NPM_QUIET, '--package', tarball, 'term-mcp', '--version'], { cwd: empty, encoding: 'utf8', timeout: 120_000 });
-    expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr.slice(-1000) }).toEqual({ status: 0, stderr: '' });
+    const result = spawnSync('npx', ['--yes', ...NPM_QUIET, '--package', tarball, 'term-mcp', '--version'], {
+      cwd: empty,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr.slice(-1000) }).toEqual({
+      status: 0,
+      stderr: '',
+    });
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   }, 150_000);
 
   test('a TypeScript consumer type-checks against the installed typings (nodenext, with @types/node and @types/express)', () => {
     const consumer = path.join(scratch.root, 'ts-consumer');
     mkdirSync(consumer);
-    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'ts-consumer', version: '1.0.0', private: true, type: 'module' }));
-    const pinned = (name: string) => `${name}@${(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]}`;
-    execFileSync('npm', ['install', ...NPM_QUIET, tarball, 'express@5', pinned('@types/node'), pinned('@types/express')], { cwd: consumer, stdio: 'pipe' });
+    writeFileSync(
+      path.join(consumer, 'package.json'),
+      JSON.stringify({ name: 'ts-consumer', version: '1.0.0', private: true, type: 'module' }),
+    );
+    const pinned = (name: string) =>
+      `${name}@${(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]}`;
+    execFileSync(
+      'npm',
+      ['install', ...NPM_QUIET, tarball, 'express@5', pinned('@types/node'), pinned('@types/express')],
+      { cwd: consumer, stdio: 'pipe' },
+    );
     writeFileSync(
       path.join(consumer, 'host.ts'),
       [
         "import express from 'express';",
         "import { createTermMcp, TYPES, type PolicyEngine } from 'term-mcp';",
-        "const termMcp = createTermMcp({ env: { WORKSPACE_ROOT: process.cwd() }, overrides: (container) => { container.get<PolicyEngine>(TYPES.PolicyEngine); } });",
+        'const termMcp = createTermMcp({ env: { WORKSPACE_ROOT: process.cwd() }, overrides: (container) => { container.get<PolicyEngine>(TYPES.PolicyEngine); } });',
         'const app = express();',
         "app.use('/terminal', termMcp.httpApp());",
         'export default app;',
@@ -111,21 +172,56 @@ describe('the packed npm package', () => {
     );
     const tsc = spawnSync(
       path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'),
-      ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', 'host.ts'],
+      [
+        '--noEmit',
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        'host.ts',
+      ],
       { cwd: consumer, encoding: 'utf8', timeout: 120_000 },
     );
-    expect({ status: tsc.status, errors: tsc.stdout.split('\n').filter((line) => /error TS/.test(line)).slice(0, 5) }).toEqual({ status: 0, errors: [] });
+    expect({
+      status: tsc.status,
+      errors: tsc.stdout
+        .split('\n')
+        .filter((line) => /error TS/.test(line))
+        .slice(0, 5),
+    }).toEqual({ status: 0, errors: [] });
   }, 180_000);
 
   test('its term-mcp bin answers server/discover over STDIO and exits 0 on EOF', () => {
-    const request = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
-    const result = spawnSync(path.join(project, 'node_modules', '.bin', 'term-mcp'), ['stdio', '--workspace', project], {
-      input: `${JSON.stringify(request)}\n`,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const request = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    };
+    const result = spawnSync(
+      path.join(project, 'node_modules', '.bin', 'term-mcp'),
+      ['stdio', '--workspace', project],
+      {
+        input: `${JSON.stringify(request)}\n`,
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout.trim())).toMatchObject({ id: 1, result: { supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']) } });
+    expect(JSON.parse(result.stdout.trim())).toMatchObject({
+      id: 1,
+      result: { supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']) },
+    });
   });
 
   describeInBrowser('embedded in an Express host (docs/embedding.md) under /terminal', () => {
@@ -146,7 +242,11 @@ describe('the packed npm package', () => {
     /** Starts host.mjs on a random port and resolves with the UI URL it prints. */
     function startHost(): Promise<string> {
       writeFileSync(path.join(project, 'host.mjs'), embeddingExample());
-      const child = spawn(process.execPath, ['host.mjs'], { cwd: project, env: { ...process.env, PORT: '0', TERM_MCP_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['host.mjs'], {
+        cwd: project,
+        env: { ...process.env, PORT: '0', TERM_MCP_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       host = child;
       child.stderr?.on('data', (chunk: Buffer) => (hostStderr += chunk.toString()));
       return new Promise((resolve, reject) => {

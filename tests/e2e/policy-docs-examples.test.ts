@@ -6,7 +6,10 @@ import { CLI_PATH, makeTempWorkspace, REPO_ROOT } from '../support/workspace';
 
 /** Issue 23 item 9: the examples of docs/policy.md do what the page says, judged by the built `term-mcp explain`. */
 const doc = readFileSync(path.join(REPO_ROOT, 'docs', 'policy.md'), 'utf8');
-const blocks = [...doc.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((match) => ({ lang: match[1] ?? '', text: match[2] ?? '' }));
+const blocks = [...doc.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((match) => ({
+  lang: match[1] ?? '',
+  text: match[2] ?? '',
+}));
 
 function block(lang: string, containing: string): string {
   const found = blocks.find((candidate) => candidate.lang === lang && candidate.text.includes(containing));
@@ -28,14 +31,24 @@ describe('the examples of docs/policy.md', () => {
     rmSync(policyDir, { recursive: true, force: true });
   });
 
-  function explain(policy: string, fileName: string, command: string): { code: number | null; verdict: string; stderr: string } {
+  function explain(
+    policy: string,
+    fileName: string,
+    command: string,
+  ): { code: number | null; verdict: string; stderr: string } {
     // Outside the workspace: the server refuses a policy file inside it (a command could rewrite it).
     const file = path.join(policyDir, fileName);
     writeFileSync(file, policy);
-    const result = spawnSync(process.execPath, [CLI_PATH, 'explain', command, '--policy', file, '--workspace', workspace.root, '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeout: 60_000 });
+    const result = spawnSync(
+      process.execPath,
+      [CLI_PATH, 'explain', command, '--policy', file, '--workspace', workspace.root, '--json'],
+      { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeout: 60_000 },
+    );
     // Exit 0 allow, 3 needs approval, 4 deny: each with the JSON judgement (docs/policy.md).
     const judged = result.status === 0 || result.status === 3 || result.status === 4;
-    const verdict = judged ? String((JSON.parse(result.stdout) as { policy?: { verdict?: unknown } }).policy?.verdict) : '';
+    const verdict = judged
+      ? String((JSON.parse(result.stdout) as { policy?: { verdict?: unknown } }).policy?.verdict)
+      : '';
     return { code: result.status, verdict, stderr: result.stderr };
   }
 
@@ -50,14 +63,22 @@ describe('the examples of docs/policy.md', () => {
     const policy = block('json', '"mode": "inspect"');
     expect(explain(policy, 'policy.json', 'jq . README.md').verdict).toBe('allow');
     expect(explain(policy, 'policy.json', 'touch x').verdict).toBe('deny');
-    expect(explain(JSON.stringify({ mode: 'inspect', commands: { require_approval: ['npm'] } }), 'npm.json', 'npm test').verdict).toBe('deny');
+    expect(
+      explain(JSON.stringify({ mode: 'inspect', commands: { require_approval: ['npm'] } }), 'npm.json', 'npm test')
+        .verdict,
+    ).toBe('deny');
   });
 
   test('the file with examples starts, and the mistaken variant stops with the line the page shows', () => {
     const policy = block('yaml', 'examples:');
     expect(explain(policy, 'examples.yaml', 'ls').code).toBe(0);
-    const mistaken = policy.replace("allow: ['ls -la', 'cat README.md']", "allow: ['ls -la', 'cat README.md', 'wc -l README.md']");
-    const shown = block('', 'configuration error: policy file example').trim().replace(/^term-mcp stdio: /, '');
+    const mistaken = policy.replace(
+      "allow: ['ls -la', 'cat README.md']",
+      "allow: ['ls -la', 'cat README.md', 'wc -l README.md']",
+    );
+    const shown = block('', 'configuration error: policy file example')
+      .trim()
+      .replace(/^term-mcp stdio: /, '');
     const result = explain(mistaken, 'mistaken.yaml', 'ls');
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(`term-mcp explain: ${shown}`);

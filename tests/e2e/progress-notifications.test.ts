@@ -59,24 +59,48 @@ describe('progress over HTTP goes on the POST that asked for it', () => {
   });
 
   function execute(id: string, meta: Record<string, unknown>): Promise<Response> {
-    const body = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: TICKING }, _meta: { ...MODERN_META, ...meta } } };
-    return fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...modernHeaders('tools/call', 'terminal_execute') }, body: JSON.stringify(body) });
+    const body = {
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'terminal_execute', arguments: { command: TICKING }, _meta: { ...MODERN_META, ...meta } },
+    };
+    return fetch(server.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...modernHeaders('tools/call', 'terminal_execute') },
+      body: JSON.stringify(body),
+    });
   }
 
   test('the request with a token gets an SSE answer with its progress then its result; the one without gets plain JSON', async () => {
-    const [withToken, without] = await Promise.all([execute('with-token', { progressToken: 'token-a' }), execute('without-token', {})]);
+    const [withToken, without] = await Promise.all([
+      execute('with-token', { progressToken: 'token-a' }),
+      execute('without-token', {}),
+    ]);
 
     expect(withToken.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = (await withToken.text())
       .split('\n\n')
       .filter((event) => event.trim() !== '')
-      .map((event) => JSON.parse(event.split('\n').find((line) => line.startsWith('data: '))?.slice(6) ?? 'null') as Record<string, unknown>);
+      .map(
+        (event) =>
+          JSON.parse(
+            event
+              .split('\n')
+              .find((line) => line.startsWith('data: '))
+              ?.slice(6) ?? 'null',
+          ) as Record<string, unknown>,
+      );
     const last = events.at(-1) as { id: string; result: { structuredContent: { status: string } } };
     expect(last.id).toBe('with-token');
     expect(last.result.structuredContent.status).toBe('succeeded');
-    const notifications = events.slice(0, -1) as Array<{ method: string; params: { progressToken: string; progress: number } }>;
+    const notifications = events.slice(0, -1) as Array<{
+      method: string;
+      params: { progressToken: string; progress: number };
+    }>;
     expect(notifications.length).toBeGreaterThanOrEqual(1);
-    for (const notification of notifications) expect(notification).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'token-a' } });
+    for (const notification of notifications)
+      expect(notification).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'token-a' } });
 
     expect(without.headers.get('content-type')).toMatch(/^application\/json/);
     const plain = (await without.json()) as { id: string; result: { structuredContent: { status: string } } };

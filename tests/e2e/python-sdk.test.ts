@@ -51,7 +51,10 @@ describe('the official Python MCP SDK as a client', () => {
       return JSON.parse(stdout) as DriverReport;
     } catch (error) {
       const failed = error as { stderr?: string; message: string };
-      throw new Error(`the Python client failed: ${(failed.stderr ?? failed.message).trim().split('\n').slice(-4).join(' | ')}`, { cause: error });
+      throw new Error(
+        `the Python client failed: ${(failed.stderr ?? failed.message).trim().split('\n').slice(-4).join(' | ')}`,
+        { cause: error },
+      );
     }
   }
 
@@ -59,20 +62,31 @@ describe('the official Python MCP SDK as a client', () => {
     expect(report.protocol_version).toBe(version);
     expect(report.tools).toHaveLength(12);
     expect(report.tools).toContain('terminal_execute');
-    expect(report.execute).toMatchObject({ is_error: false, structured: { status: 'succeeded', exit_code: 0, stdout: 'from-python-sdk\n', cwd: workspaceRoot } });
+    expect(report.execute).toMatchObject({
+      is_error: false,
+      structured: { status: 'succeeded', exit_code: 0, stdout: 'from-python-sdk\n', cwd: workspaceRoot },
+    });
     expect(report.resource).toEqual([expect.objectContaining({ uri: 'workspace:///hello.txt', text: 'hello\n' })]);
   }
 
-  test.each(ERAS)('over STDIO, $mode: lists tools, executes a command, reads a resource', async ({ mode, version }) => {
-    writeFileSync(path.join(workspace.root, 'hello.txt'), 'hello\n');
-    const report = await drive(['stdio', mode, process.execPath, CLI_PATH, workspace.root]);
-    expectWorked(report, version, workspace.root);
-  }, 90_000);
+  test.each(ERAS)(
+    'over STDIO, $mode: lists tools, executes a command, reads a resource',
+    async ({ mode, version }) => {
+      writeFileSync(path.join(workspace.root, 'hello.txt'), 'hello\n');
+      const report = await drive(['stdio', mode, process.execPath, CLI_PATH, workspace.root]);
+      expectWorked(report, version, workspace.root);
+    },
+    90_000,
+  );
 
-  test.each(ERAS)('over Streamable HTTP, $mode: lists tools, executes a command, reads a resource', async ({ mode, version }) => {
-    server = await startTestServer();
-    writeFileSync(path.join(server.workspaceRoot, 'hello.txt'), 'hello\n');
-    const report = await drive(['http', mode, server.url, TOKEN]);
-    expectWorked(report, version, server.workspaceRoot);
-  }, 90_000);
+  test.each(ERAS)(
+    'over Streamable HTTP, $mode: lists tools, executes a command, reads a resource',
+    async ({ mode, version }) => {
+      server = await startTestServer();
+      writeFileSync(path.join(server.workspaceRoot, 'hello.txt'), 'hello\n');
+      const report = await drive(['http', mode, server.url, TOKEN]);
+      expectWorked(report, version, server.workspaceRoot);
+    },
+    90_000,
+  );
 });

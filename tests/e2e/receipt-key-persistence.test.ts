@@ -30,12 +30,18 @@ afterEach(() => {
   state.remove();
 });
 
-const baseEnv = (): Record<string, string> => ({ WORKSPACE_ROOT: workspace.root, TERM_MCP_STATE_DIR: path.join(state.root, 'state') });
+const baseEnv = (): Record<string, string> => ({
+  WORKSPACE_ROOT: workspace.root,
+  TERM_MCP_STATE_DIR: path.join(state.root, 'state'),
+});
 
 async function receiptFromOneServerProcess(): Promise<Record<string, unknown>> {
   const peer = new StdioPeer(baseEnv());
   try {
-    const answer = await peer.request(modern('tools/call', 'run', { name: 'terminal_execute', arguments: { command: 'echo signed-before-restart' } }), 30_000);
+    const answer = await peer.request(
+      modern('tools/call', 'run', { name: 'terminal_execute', arguments: { command: 'echo signed-before-restart' } }),
+      30_000,
+    );
     return (answer.result as { structuredContent: Record<string, unknown> }).structuredContent;
   } finally {
     await peer.end();
@@ -54,12 +60,22 @@ describe('the persistent receipt key', () => {
     expect(readFileSync(keyFile, 'utf8')).toBe(key);
     const file = path.join(state.root, 'receipt.json');
     writeFileSync(file, JSON.stringify(receipt));
-    const validate = spawnSync(process.execPath, [CLI_PATH, 'receipt', 'validate', file], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...baseEnv() }, encoding: 'utf8' });
+    const validate = spawnSync(process.execPath, [CLI_PATH, 'receipt', 'validate', file], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...baseEnv() },
+      encoding: 'utf8',
+    });
     expect(validate).toMatchObject({ status: 0, stdout: 'valid: schema 1.0, signature verified\n' });
-    const tampered = spawnSync(process.execPath, [CLI_PATH, 'receipt', 'validate', '-'], { input: JSON.stringify({ ...receipt, stdout: 'changed\n' }), env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...baseEnv() }, encoding: 'utf8' });
+    const tampered = spawnSync(process.execPath, [CLI_PATH, 'receipt', 'validate', '-'], {
+      input: JSON.stringify({ ...receipt, stdout: 'changed\n' }),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...baseEnv() },
+      encoding: 'utf8',
+    });
     expect(tampered.status).toBe(1);
     // The UI's route, on a restarted HTTP server of the same state directory (a bearer for the route, no key set).
-    const config = withReceiptKey(loadConfig({ ...baseEnv(), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error' }, {}), () => undefined);
+    const config = withReceiptKey(
+      loadConfig({ ...baseEnv(), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error' }, {}),
+      () => undefined,
+    );
     const handle = await startHttpServer({ ...config, token: TOKEN });
     try {
       const answer = await fetch(new URL('/receipts/validate', handle.url), {
@@ -77,7 +93,10 @@ describe('the persistent receipt key', () => {
     const receipt = await receiptFromOneServerProcess();
     const file = path.join(state.root, 'receipt.json');
     writeFileSync(file, JSON.stringify(receipt));
-    const validate = spawnSync(process.execPath, [CLI_PATH, 'receipt', 'validate', file], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...baseEnv(), TERM_MCP_RECEIPT_KEY: 'another-key' }, encoding: 'utf8' });
+    const validate = spawnSync(process.execPath, [CLI_PATH, 'receipt', 'validate', file], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...baseEnv(), TERM_MCP_RECEIPT_KEY: 'another-key' },
+      encoding: 'utf8',
+    });
     expect(validate.status).toBe(1);
   });
 
@@ -104,9 +123,15 @@ describe('the persistent receipt key', () => {
       ['AUDIT_LOG', path.join(workspace.root, 'logs', 'audit.jsonl')],
       ['TERM_MCP_POLICY', path.join(workspace.root, 'policy.yaml')],
     ] as const) {
-      const run = spawnSync(process.execPath, [CLI_PATH, 'stdio'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...baseEnv(), [name]: value }, input: '', encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [CLI_PATH, 'stdio'], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...baseEnv(), [name]: value },
+        input: '',
+        encoding: 'utf8',
+      });
       expect(run.status).toBe(2);
-      expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(`${name}: ${value} is inside the workspace`)]);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        expect.stringContaining(`${name}: ${value} is inside the workspace`),
+      ]);
     }
   });
 });

@@ -48,81 +48,106 @@ function hostileUris(root: string, parentRoot: string): string[] {
   ];
 }
 
-describe.each<Era>(['legacy', 'modern'])('resources and the prompt through the official SDK client over stdio (%s era)', (era) => {
-  let layout: ReturnType<typeof hostileLayout>;
-  let client: Client;
+describe.each<Era>(['legacy', 'modern'])(
+  'resources and the prompt through the official SDK client over stdio (%s era)',
+  (era) => {
+    let layout: ReturnType<typeof hostileLayout>;
+    let client: Client;
 
-  beforeAll(async () => {
-    layout = hostileLayout();
-    ({ client } = await connectSdkOverStdio(era, { WORKSPACE_ROOT: layout.root, TERM_MCP_MAX_RESOURCE_BYTES: '1024' }));
-  });
-
-  afterAll(async () => {
-    await client.close();
-    layout.parent.remove();
-  });
-
-  test('lists the workspace files as workspace:/// URIs, never the links or anything outside', async () => {
-    const { resources } = await client.listResources();
-    expect(resources.map((resource) => resource.uri)).toEqual([
-      'workspace:///README.md',
-      'workspace:///docs/r%C3%A9sum%C3%A9.txt',
-      'workspace:///image.bin',
-      'workspace:///large.txt',
-    ]);
-  });
-
-  test('reads a UTF-8 file, by its listed URI too', async () => {
-    const read = await client.readResource({ uri: 'workspace:///docs/r%C3%A9sum%C3%A9.txt' });
-    expect(read.contents).toEqual([{ uri: 'workspace:///docs/r%C3%A9sum%C3%A9.txt', mimeType: 'text/plain', text: 'safe\n' }]);
-  });
-
-  test.each(['workspace:///image.bin', 'workspace:///large.txt'])('refuses %s (binary or over the size cap) with -32602', async (uri) => {
-    await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602 });
-  });
-
-  // The SDK client reports the legacy -32002 as -32602 too (it normalizes); the raw test below sees the wire code.
-  test('a missing file is a not-found error naming the URI', async () => {
-    await expect(client.readResource({ uri: 'workspace:///missing.txt' })).rejects.toMatchObject({
-      code: -32602,
-      data: expect.objectContaining({ uri: 'workspace:///missing.txt' }),
+    beforeAll(async () => {
+      layout = hostileLayout();
+      ({ client } = await connectSdkOverStdio(era, {
+        WORKSPACE_ROOT: layout.root,
+        TERM_MCP_MAX_RESOURCE_BYTES: '1024',
+      }));
     });
-  });
 
-  test('refuses every hostile URI and never returns the secret', async () => {
-    const uris = hostileUris(layout.root, layout.parent.root);
-    expect(uris.length).toBeGreaterThanOrEqual(15);
-    for (const uri of uris) {
-      const outcome = await client.readResource({ uri }).then(
-        (result) => ({ ok: true as const, text: JSON.stringify(result) }),
-        (error: { code?: number; message?: string }) => ({ ok: false as const, code: error.code, text: String(error.message) }),
-      );
-      expect({ uri, ok: outcome.ok }).toEqual({ uri, ok: false });
-      expect(outcome.text).not.toContain(SECRET);
-      // An error may echo the URI the client sent, but never reveal a host path the client did not send.
-      if (!uri.includes(layout.parent.root)) expect(outcome.text).not.toContain(layout.parent.root);
-    }
-  });
+    afterAll(async () => {
+      await client.close();
+      layout.parent.remove();
+    });
 
-  test('gets the safe_terminal_task prompt; an unknown prompt or a missing argument is -32602', async () => {
-    const prompt = await client.getPrompt({ name: 'safe_terminal_task', arguments: { task: 'run the tests' } });
-    const text = (prompt.messages[0]?.content as { text: string }).text;
-    expect(text).toContain('terminal_plan');
-    expect(text).toContain('run the tests');
-    expect(text).toContain('without executing');
-    await expect(client.getPrompt({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.getPrompt({ name: 'safe_terminal_task', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-  });
-});
+    test('lists the workspace files as workspace:/// URIs, never the links or anything outside', async () => {
+      const { resources } = await client.listResources();
+      expect(resources.map((resource) => resource.uri)).toEqual([
+        'workspace:///README.md',
+        'workspace:///docs/r%C3%A9sum%C3%A9.txt',
+        'workspace:///image.bin',
+        'workspace:///large.txt',
+      ]);
+    });
+
+    test('reads a UTF-8 file, by its listed URI too', async () => {
+      const read = await client.readResource({ uri: 'workspace:///docs/r%C3%A9sum%C3%A9.txt' });
+      expect(read.contents).toEqual([
+        { uri: 'workspace:///docs/r%C3%A9sum%C3%A9.txt', mimeType: 'text/plain', text: 'safe\n' },
+      ]);
+    });
+
+    test.each(['workspace:///image.bin', 'workspace:///large.txt'])(
+      'refuses %s (binary or over the size cap) with -32602',
+      async (uri) => {
+        await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602 });
+      },
+    );
+
+    // The SDK client reports the legacy -32002 as -32602 too (it normalizes); the raw test below sees the wire code.
+    test('a missing file is a not-found error naming the URI', async () => {
+      await expect(client.readResource({ uri: 'workspace:///missing.txt' })).rejects.toMatchObject({
+        code: -32602,
+        data: expect.objectContaining({ uri: 'workspace:///missing.txt' }),
+      });
+    });
+
+    test('refuses every hostile URI and never returns the secret', async () => {
+      const uris = hostileUris(layout.root, layout.parent.root);
+      expect(uris.length).toBeGreaterThanOrEqual(15);
+      for (const uri of uris) {
+        const outcome = await client.readResource({ uri }).then(
+          (result) => ({ ok: true as const, text: JSON.stringify(result) }),
+          (error: { code?: number; message?: string }) => ({
+            ok: false as const,
+            code: error.code,
+            text: String(error.message),
+          }),
+        );
+        expect({ uri, ok: outcome.ok }).toEqual({ uri, ok: false });
+        expect(outcome.text).not.toContain(SECRET);
+        // An error may echo the URI the client sent, but never reveal a host path the client did not send.
+        if (!uri.includes(layout.parent.root)) expect(outcome.text).not.toContain(layout.parent.root);
+      }
+    });
+
+    test('gets the safe_terminal_task prompt; an unknown prompt or a missing argument is -32602', async () => {
+      const prompt = await client.getPrompt({ name: 'safe_terminal_task', arguments: { task: 'run the tests' } });
+      const text = (prompt.messages[0]?.content as { text: string }).text;
+      expect(text).toContain('terminal_plan');
+      expect(text).toContain('run the tests');
+      expect(text).toContain('without executing');
+      await expect(client.getPrompt({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.getPrompt({ name: 'safe_terminal_task', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+      });
+    });
+  },
+);
 
 describe('resources through the dispatcher with raw JSON-RPC lines', () => {
   test('legacy not-found is -32002 on the wire, with data.uri', async () => {
     const layout = hostileLayout();
     const peer = new StdioPeer({ WORKSPACE_ROOT: layout.root });
     try {
-      await peer.request({ id: 'i', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      await peer.request({
+        id: 'i',
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
       peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      const missing = await peer.request({ id: 'r', method: 'resources/read', params: { uri: 'workspace:///missing.txt' } });
+      const missing = await peer.request({
+        id: 'r',
+        method: 'resources/read',
+        params: { uri: 'workspace:///missing.txt' },
+      });
       expect(missing.error).toMatchObject({ code: -32002, data: { uri: 'workspace:///missing.txt' } });
     } finally {
       peer.kill();
@@ -130,7 +155,6 @@ describe('resources through the dispatcher with raw JSON-RPC lines', () => {
       layout.parent.remove();
     }
   });
-
 
   test('modern not-found is -32602 with data.uri; list pages with a cursor', async () => {
     const layout = hostileLayout();

@@ -88,7 +88,11 @@ function startServer(scene: Scene, env: Record<string, string>): StdioPeer {
 
 let calls = 0;
 
-async function callTool(peer: StdioPeer, name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent: Record<string, unknown> }> {
+async function callTool(
+  peer: StdioPeer,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError?: boolean; structuredContent: Record<string, unknown> }> {
   calls += 1;
   const answer = await peer.request(modern('tools/call', `call-${calls}`, { name, arguments: args }), 30_000);
   return answer.result as { isError?: boolean; structuredContent: Record<string, unknown> };
@@ -100,74 +104,79 @@ async function gitStatus(peer: StdioPeer): Promise<Record<string, unknown>> {
   expect(plan.status).not.toBe('blocked');
   const target = { session_id: plan.session_id, plan_id: plan.id };
   if (typeof plan.approval_id === 'string') {
-    expect((await callTool(peer, 'terminal_approve', { ...target, approval_id: plan.approval_id })).isError).toBe(false);
+    expect((await callTool(peer, 'terminal_approve', { ...target, approval_id: plan.approval_id })).isError).toBe(
+      false,
+    );
   }
   const result = await callTool(peer, 'terminal_execute', target);
   expect(result.isError).toBe(false);
   return result.structuredContent;
 }
 
-describe.each(['inspect', 'confirm', 'trusted'] as const)('sandboxed %s mode: a program git runs for `git status`', (mode) => {
-  let scene: Scene;
-  let peer: StdioPeer;
-  let receipt: Record<string, unknown>;
-  let stderr: string;
+describe.each(['inspect', 'confirm', 'trusted'] as const)(
+  'sandboxed %s mode: a program git runs for `git status`',
+  (mode) => {
+    let scene: Scene;
+    let peer: StdioPeer;
+    let receipt: Record<string, unknown>;
+    let stderr: string;
 
-  beforeAll(async () => {
-    scene = await setUp();
-    peer = startServer(scene, { APPROVAL_MODE: mode });
-    receipt = await gitStatus(peer);
-    stderr = String(receipt.stderr);
-  });
-
-  afterAll(async () => {
-    await peer.end();
-    await tearDown(scene);
-  });
-
-  it('ran (the attack is real)', () => {
-    expect(stderr).toContain('EVIL-RAN');
-  });
-
-  it('cannot write or create a file outside the workspace', () => {
-    expect(readFileSync(scene.canary, 'utf8')).toBe('untouched\n');
-    expect(existsSync(path.join(scene.outside.root, 'created'))).toBe(false);
-    expect(stderr).not.toMatch(/CANARY-(WRITTEN|CREATED)/);
-  });
-
-  it("cannot read the server user's credentials, the audit log or the server's installation", () => {
-    expect(stderr).not.toContain(SECRET_KEY);
-    expect(stderr).not.toContain(AWS_SECRET);
-    expect(stderr).not.toContain(AUDIT_SECRET);
-    expect(stderr).not.toContain('"name": "term-mcp"');
-  });
-
-  it('cannot connect to a listener on 127.0.0.1', () => {
-    expect(scene.listener.connections()).toBe(0);
-    expect(stderr).not.toContain('CONNECTED');
-  });
-
-  it("cannot read the server's environment", () => {
-    expect(stderr).not.toContain(SENTINEL);
-  });
-
-  it('cannot plant a git hook or change the git config', () => {
-    expect(existsSync(path.join(scene.workspace.root, '.git', 'hooks', 'pre-commit'))).toBe(false);
-    expect(readFileSync(path.join(scene.workspace.root, '.git', 'config'), 'utf8')).toBe(scene.gitConfig);
-  });
-
-  it(mode === 'inspect' ? 'cannot write the workspace' : 'can write the workspace', () => {
-    expect(existsSync(path.join(scene.workspace.root, 'written-by-hook'))).toBe(mode !== 'inspect');
-  });
-
-  it('gets a signed receipt that names the confinement', () => {
-    expect(receipt.confinement).toMatchObject({
-      sandbox: 'bubblewrap',
-      network: 'off',
-      writable_roots: mode === 'inspect' ? ['/tmp'] : [scene.workspace.root, '/tmp'],
+    beforeAll(async () => {
+      scene = await setUp();
+      peer = startServer(scene, { APPROVAL_MODE: mode });
+      receipt = await gitStatus(peer);
+      stderr = String(receipt.stderr);
     });
-  });
-});
+
+    afterAll(async () => {
+      await peer.end();
+      await tearDown(scene);
+    });
+
+    it('ran (the attack is real)', () => {
+      expect(stderr).toContain('EVIL-RAN');
+    });
+
+    it('cannot write or create a file outside the workspace', () => {
+      expect(readFileSync(scene.canary, 'utf8')).toBe('untouched\n');
+      expect(existsSync(path.join(scene.outside.root, 'created'))).toBe(false);
+      expect(stderr).not.toMatch(/CANARY-(WRITTEN|CREATED)/);
+    });
+
+    it("cannot read the server user's credentials, the audit log or the server's installation", () => {
+      expect(stderr).not.toContain(SECRET_KEY);
+      expect(stderr).not.toContain(AWS_SECRET);
+      expect(stderr).not.toContain(AUDIT_SECRET);
+      expect(stderr).not.toContain('"name": "term-mcp"');
+    });
+
+    it('cannot connect to a listener on 127.0.0.1', () => {
+      expect(scene.listener.connections()).toBe(0);
+      expect(stderr).not.toContain('CONNECTED');
+    });
+
+    it("cannot read the server's environment", () => {
+      expect(stderr).not.toContain(SENTINEL);
+    });
+
+    it('cannot plant a git hook or change the git config', () => {
+      expect(existsSync(path.join(scene.workspace.root, '.git', 'hooks', 'pre-commit'))).toBe(false);
+      expect(readFileSync(path.join(scene.workspace.root, '.git', 'config'), 'utf8')).toBe(scene.gitConfig);
+    });
+
+    it(mode === 'inspect' ? 'cannot write the workspace' : 'can write the workspace', () => {
+      expect(existsSync(path.join(scene.workspace.root, 'written-by-hook'))).toBe(mode !== 'inspect');
+    });
+
+    it('gets a signed receipt that names the confinement', () => {
+      expect(receipt.confinement).toMatchObject({
+        sandbox: 'bubblewrap',
+        network: 'off',
+        writable_roots: mode === 'inspect' ? ['/tmp'] : [scene.workspace.root, '/tmp'],
+      });
+    });
+  },
+);
 
 describe('ALLOW_NETWORK on, TERM_MCP_ALLOWED_DOMAINS=localhost', () => {
   it('reaches an allowed host only through the filtering proxy: other hosts get 403, IP literals too, and there is no direct route', async () => {
@@ -188,9 +197,17 @@ describe('ALLOW_NETWORK on, TERM_MCP_ALLOWED_DOMAINS=localhost', () => {
       curl('DIRECT', "--noproxy '*'", `http://127.0.0.1:${port}/direct`),
     ]);
     const receiptKey = 'filtered-network-receipt-key-0123456789';
-    const peer = startServer(scene, { APPROVAL_MODE: 'inspect', ALLOW_NETWORK: '1', TERM_MCP_ALLOWED_DOMAINS: 'localhost', TERM_MCP_PROXY_LOOPBACK_PORTS: String(port), TERM_MCP_RECEIPT_KEY: receiptKey });
+    const peer = startServer(scene, {
+      APPROVAL_MODE: 'inspect',
+      ALLOW_NETWORK: '1',
+      TERM_MCP_ALLOWED_DOMAINS: 'localhost',
+      TERM_MCP_PROXY_LOOPBACK_PORTS: String(port),
+      TERM_MCP_RECEIPT_KEY: receiptKey,
+    });
     try {
-      const plan = await peer.request(modern('tools/call', 'plan', { name: 'terminal_plan', arguments: { command: 'git status' } }));
+      const plan = await peer.request(
+        modern('tools/call', 'plan', { name: 'terminal_plan', arguments: { command: 'git status' } }),
+      );
       const confinement = { sandbox: 'bubblewrap', network: 'filtered', allowed_domains: ['localhost'] };
       expect(plan.result).toMatchObject({ structuredContent: { preview: { confinement } } });
       const receipt = await gitStatus(peer);
@@ -213,10 +230,18 @@ describe('ALLOW_NETWORK on, TERM_MCP_ALLOWED_DOMAINS=localhost', () => {
       const validate = (receiptToCheck: Record<string, unknown>): number | null => {
         const file = path.join(scene.outside.root, 'receipt.json');
         writeFileSync(file, JSON.stringify(receiptToCheck));
-        return spawnSync(process.execPath, [CLI_PATH, 'receipt', 'validate', file], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM_MCP_RECEIPT_KEY: receiptKey }, encoding: 'utf8' }).status;
+        return spawnSync(process.execPath, [CLI_PATH, 'receipt', 'validate', file], {
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM_MCP_RECEIPT_KEY: receiptKey },
+          encoding: 'utf8',
+        }).status;
       };
       expect(validate(receipt)).toBe(0);
-      expect(validate({ ...receipt, confinement: { ...(receipt.confinement as object), allowed_domains: ['localhost', 'evil.example'] } })).toBe(1);
+      expect(
+        validate({
+          ...receipt,
+          confinement: { ...(receipt.confinement as object), allowed_domains: ['localhost', 'evil.example'] },
+        }),
+      ).toBe(1);
     } finally {
       await peer.end();
       await tearDown(scene);
@@ -231,7 +256,9 @@ describe('TERM_MCP_SANDBOX=off', () => {
     const scene = await setUp();
     const peer = startServer(scene, { APPROVAL_MODE: 'inspect', TERM_MCP_SANDBOX: 'off' });
     try {
-      const plan = await peer.request(modern('tools/call', 'plan', { name: 'terminal_plan', arguments: { command: 'git status' } }));
+      const plan = await peer.request(
+        modern('tools/call', 'plan', { name: 'terminal_plan', arguments: { command: 'git status' } }),
+      );
       expect(plan.result).toMatchObject({ structuredContent: { preview: { confinement: { sandbox: 'off' } } } });
       const receipt = await gitStatus(peer);
       expect(receipt.confinement).toEqual({ sandbox: 'off' });
@@ -249,9 +276,14 @@ describe('TERM_MCP_SANDBOX=off', () => {
 describe('sandbox unavailable', () => {
   it('refuses every command with sandbox_unavailable and a next step, and runs nothing', async () => {
     const scene = await setUp();
-    const peer = startServer(scene, { APPROVAL_MODE: 'trusted', TERM_MCP_BWRAP: path.join(scene.outside.root, 'no-such-bwrap') });
+    const peer = startServer(scene, {
+      APPROVAL_MODE: 'trusted',
+      TERM_MCP_BWRAP: path.join(scene.outside.root, 'no-such-bwrap'),
+    });
     try {
-      const answer = await peer.request(modern('tools/call', 'git', { name: 'terminal_execute', arguments: { command: 'git status' } }));
+      const answer = await peer.request(
+        modern('tools/call', 'git', { name: 'terminal_execute', arguments: { command: 'git status' } }),
+      );
       expect(answer.result).toMatchObject({
         isError: true,
         structuredContent: { code: 'sandbox_unavailable', next_step: expect.stringContaining('bubblewrap') },
@@ -266,9 +298,15 @@ describe('sandbox unavailable', () => {
 
   it('with ALLOW_NETWORK, refuses every command when socat (the bridge to the proxy) is missing: no fallback to any network', async () => {
     const scene = await setUp();
-    const peer = startServer(scene, { APPROVAL_MODE: 'trusted', ALLOW_NETWORK: '1', TERM_MCP_SOCAT: path.join(scene.outside.root, 'no-such-socat') });
+    const peer = startServer(scene, {
+      APPROVAL_MODE: 'trusted',
+      ALLOW_NETWORK: '1',
+      TERM_MCP_SOCAT: path.join(scene.outside.root, 'no-such-socat'),
+    });
     try {
-      const answer = await peer.request(modern('tools/call', 'git', { name: 'terminal_execute', arguments: { command: 'git status' } }));
+      const answer = await peer.request(
+        modern('tools/call', 'git', { name: 'terminal_execute', arguments: { command: 'git status' } }),
+      );
       expect(answer.result).toMatchObject({
         isError: true,
         structuredContent: { code: 'sandbox_unavailable', next_step: expect.stringContaining('socat') },

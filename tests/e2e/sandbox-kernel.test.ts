@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import {
   CREDENTIAL_FILES,
@@ -131,27 +141,49 @@ function tearDown(scene: Scene): void {
  */
 function startServer(scene: Scene, who: 'root' | 'nobody', env: Record<string, string> = {}): StdioPeer {
   const launcher = [
-    'perl', path.join(scene.outside.root, 'plant-key.pl'),
-    'bash', '-c', 'exec 30<"$1" 31>>"$2"; shift 2; exec "$@"', 'bash', scene.fdSecretFile, scene.fdOutsideFile,
+    'perl',
+    path.join(scene.outside.root, 'plant-key.pl'),
+    'bash',
+    '-c',
+    'exec 30<"$1" 31>>"$2"; shift 2; exec "$@"',
+    'bash',
+    scene.fdSecretFile,
+    scene.fdOutsideFile,
     ...serverUserLauncher(who),
   ];
   return new StdioPeer(
-    { WORKSPACE_ROOT: scene.workspace.root, HOME: scene.home, APPROVAL_MODE: 'sandboxed', TERM_MCP_SANDBOX_TMP_MB: String(TMP_MB), TERM_MCP_SANDBOX_SHM_MB: String(SHM_MB), ...env },
+    {
+      WORKSPACE_ROOT: scene.workspace.root,
+      HOME: scene.home,
+      APPROVAL_MODE: 'sandboxed',
+      TERM_MCP_SANDBOX_TMP_MB: String(TMP_MB),
+      TERM_MCP_SANDBOX_SHM_MB: String(SHM_MB),
+      ...env,
+    },
     ['stdio'],
     launcher,
   );
 }
 
 async function runAttack(peer: StdioPeer): Promise<string> {
-  const answer = await peer.request(modern('tools/call', 'attack', { name: 'terminal_execute', arguments: { command: 'sh attack.sh', timeout_seconds: 60 } }), 60_000);
+  const answer = await peer.request(
+    modern('tools/call', 'attack', {
+      name: 'terminal_execute',
+      arguments: { command: 'sh attack.sh', timeout_seconds: 60 },
+    }),
+    60_000,
+  );
   const receipt = (answer.result as { structuredContent: Record<string, unknown> }).structuredContent;
   const stdout = String(receipt.stdout ?? '');
-  if (!stdout.includes('SCRIPT-END')) throw new Error(`the attack did not run to its end: ${JSON.stringify(receipt)}\n${peer.stderr}`);
+  if (!stdout.includes('SCRIPT-END'))
+    throw new Error(`the attack did not run to its end: ${JSON.stringify(receipt)}\n${peer.stderr}`);
   return stdout;
 }
 
 function capabilityLines(stdout: string): Record<string, string> {
-  return Object.fromEntries([...stdout.matchAll(/^Cap(\w+):\s*([0-9a-f]+)$/gm)].map((match) => [match[1] ?? '', match[2] ?? '']));
+  return Object.fromEntries(
+    [...stdout.matchAll(/^Cap(\w+):\s*([0-9a-f]+)$/gm)].map((match) => [match[1] ?? '', match[2] ?? '']),
+  );
 }
 
 const users = RUNNING_AS_ROOT ? (['root', 'nobody'] as const) : (['nobody'] as const);
@@ -176,20 +208,36 @@ describe.each(users)('the server run as %s: a command in the sandbox', (who) => 
   });
 
   it('has an empty capability set, in a user namespace of its own', () => {
-    expect(capabilityLines(stdout)).toEqual({ Inh: '0000000000000000', Prm: '0000000000000000', Eff: '0000000000000000', Bnd: '0000000000000000', Amb: '0000000000000000' });
+    expect(capabilityLines(stdout)).toEqual({
+      Inh: '0000000000000000',
+      Prm: '0000000000000000',
+      Eff: '0000000000000000',
+      Bnd: '0000000000000000',
+      Amb: '0000000000000000',
+    });
     const inside = /^USERNS (.*)$/m.exec(stdout)?.[1];
     expect(inside).toMatch(/^user:\[\d+\]$/);
     expect(inside).not.toBe(serverUserNamespace);
   });
 
   it('cannot umount a mask, remount the host read-write, mount, unshare or setns', () => {
-    for (const marker of ['UMOUNT-OK', 'UMOUNT-LAZY-OK', 'REMOUNT-OK', 'MOUNT-OK', 'WRITE-OUTSIDE-OK', 'UNSHARE-USER-OK', 'UNSHARE-MOUNT-OK', 'NESTED-UMOUNT-OK', 'SETNS-OK']) {
+    for (const marker of [
+      'UMOUNT-OK',
+      'UMOUNT-LAZY-OK',
+      'REMOUNT-OK',
+      'MOUNT-OK',
+      'WRITE-OUTSIDE-OK',
+      'UNSHARE-USER-OK',
+      'UNSHARE-MOUNT-OK',
+      'NESTED-UMOUNT-OK',
+      'SETNS-OK',
+    ]) {
       expect(stdout).not.toContain(marker);
     }
     expect(existsSync(path.join(scene.outside.root, 'written-outside'))).toBe(false);
   });
 
-  it("cannot read the session keyring the server inherited (the keyring calls are refused)", () => {
+  it('cannot read the session keyring the server inherited (the keyring calls are refused)', () => {
     expect(stdout).not.toContain(KEY_SECRET);
     expect(stdout).toMatch(/^KEYRING-SEARCH-FAILED Operation not permitted$/m);
   });
@@ -224,31 +272,39 @@ describe.each(users)('the server run as %s: a command in the sandbox', (who) => 
   });
 });
 
-(RUNNING_AS_ROOT ? describe : describe.skip)('TERM_MCP_SANDBOX=off, server as root (the same attack then succeeds)', () => {
-  it('reads the keyring, the home, /root and root-only files with root capabilities; inherited descriptors are closed at start-up all the same', async () => {
-    const scene = setUp('root', true);
-    // Shells are refused outside sandboxed mode, which refuses to start without the sandbox: the attack runs as the
-    // clean filter `git status` runs (trusted mode, no approval), its report on stderr.
-    plantCleanFilterRepository(scene.workspace.root, 'sh attack.sh >&2');
-    const peer = startServer(scene, 'root', { TERM_MCP_SANDBOX: 'off', APPROVAL_MODE: 'trusted' });
-    try {
-      const executed = await peer.request(modern('tools/call', 'run', { name: 'terminal_execute', arguments: { command: 'git status' } }), 60_000);
-      const stderr = String((executed.result as { structuredContent: Record<string, unknown> }).structuredContent.stderr);
-      expect(stderr).toContain('SCRIPT-END');
-      expect(stderr).toContain(`KEYRING-READ ${KEY_SECRET}`);
-      expect(stderr).toContain(scene.secretOf(0));
-      expect(stderr).toContain(ROOT_HOME_SECRET);
-      expect(stderr).toContain(ROOT_ONLY_SECRET);
-      expect(capabilityLines(stderr).Eff).not.toBe('0000000000000000');
-      // Closed by the server at start-up, sandbox or not.
-      expect(stderr).not.toContain(FD_SECRET);
-      expect(readFileSync(scene.fdOutsideFile, 'utf8')).toBe('untouched\n');
-    } finally {
-      await peer.end();
-      tearDown(scene);
-    }
-  });
-});
+(RUNNING_AS_ROOT ? describe : describe.skip)(
+  'TERM_MCP_SANDBOX=off, server as root (the same attack then succeeds)',
+  () => {
+    it('reads the keyring, the home, /root and root-only files with root capabilities; inherited descriptors are closed at start-up all the same', async () => {
+      const scene = setUp('root', true);
+      // Shells are refused outside sandboxed mode, which refuses to start without the sandbox: the attack runs as the
+      // clean filter `git status` runs (trusted mode, no approval), its report on stderr.
+      plantCleanFilterRepository(scene.workspace.root, 'sh attack.sh >&2');
+      const peer = startServer(scene, 'root', { TERM_MCP_SANDBOX: 'off', APPROVAL_MODE: 'trusted' });
+      try {
+        const executed = await peer.request(
+          modern('tools/call', 'run', { name: 'terminal_execute', arguments: { command: 'git status' } }),
+          60_000,
+        );
+        const stderr = String(
+          (executed.result as { structuredContent: Record<string, unknown> }).structuredContent.stderr,
+        );
+        expect(stderr).toContain('SCRIPT-END');
+        expect(stderr).toContain(`KEYRING-READ ${KEY_SECRET}`);
+        expect(stderr).toContain(scene.secretOf(0));
+        expect(stderr).toContain(ROOT_HOME_SECRET);
+        expect(stderr).toContain(ROOT_ONLY_SECRET);
+        expect(capabilityLines(stderr).Eff).not.toBe('0000000000000000');
+        // Closed by the server at start-up, sandbox or not.
+        expect(stderr).not.toContain(FD_SECRET);
+        expect(readFileSync(scene.fdOutsideFile, 'utf8')).toBe('untouched\n');
+      } finally {
+        await peer.end();
+        tearDown(scene);
+      }
+    });
+  },
+);
 
 /** Zombies whose parent is `parentPid` (host PIDs). */
 function zombieChildren(parentPid: number): number {
@@ -268,61 +324,80 @@ function zombieChildren(parentPid: number): number {
 
 /** The host PID of the one child of `pid` (the server that `unshare --fork` started as PID 1 of its namespace). */
 function onlyChild(pid: number): number {
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((entry) => entry !== '');
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter((entry) => entry !== '');
   if (children.length !== 1) throw new Error(`expected one child of ${pid}, found ${children.join(', ') || 'none'}`);
   return Number(children[0]);
 }
 
-(RUNNING_AS_ROOT ? describe.each(users) : describe.skip.each(users))('the server as PID 1 of its own PID namespace, run as %s (a container without an init)', (who) => {
-  const COMMANDS = 8;
-  let workspace: { root: string; remove(): void };
-  let outside: { root: string; remove(): void };
+(RUNNING_AS_ROOT ? describe.each(users) : describe.skip.each(users))(
+  'the server as PID 1 of its own PID namespace, run as %s (a container without an init)',
+  (who) => {
+    const COMMANDS = 8;
+    let workspace: { root: string; remove(): void };
+    let outside: { root: string; remove(): void };
 
-  beforeEach(() => {
-    workspace = makeTempWorkspace('term-mcp-pid1-');
-    outside = makeOutsideDir('term-mcp-pid1-');
-    chmodSync(workspace.root, 0o777);
-  });
+    beforeEach(() => {
+      workspace = makeTempWorkspace('term-mcp-pid1-');
+      outside = makeOutsideDir('term-mcp-pid1-');
+      chmodSync(workspace.root, 0o777);
+    });
 
-  afterEach(() => {
-    workspace.remove();
-    outside.remove();
-  });
+    afterEach(() => {
+      workspace.remove();
+      outside.remove();
+    });
 
-  async function runCommands(env: Record<string, string>): Promise<{ peer: StdioPeer; serverPid: number }> {
-    const peer = new StdioPeer(
-      { WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', ...env },
-      ['stdio'],
-      ['unshare', '--pid', '--fork', '--mount-proc', ...serverUserLauncher(who)],
-    );
-    for (let index = 0; index < COMMANDS; index += 1) {
-      const answer = await peer.request(modern('tools/call', `echo-${index}`, { name: 'terminal_execute', arguments: { command: `echo run-${index}` } }), 30_000);
-      expect(answer.result).toMatchObject({ isError: false, structuredContent: { status: 'succeeded', stdout: `run-${index}\n` } });
+    async function runCommands(env: Record<string, string>): Promise<{ peer: StdioPeer; serverPid: number }> {
+      const peer = new StdioPeer(
+        { WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', ...env },
+        ['stdio'],
+        ['unshare', '--pid', '--fork', '--mount-proc', ...serverUserLauncher(who)],
+      );
+      for (let index = 0; index < COMMANDS; index += 1) {
+        const answer = await peer.request(
+          modern('tools/call', `echo-${index}`, {
+            name: 'terminal_execute',
+            arguments: { command: `echo run-${index}` },
+          }),
+          30_000,
+        );
+        expect(answer.result).toMatchObject({
+          isError: false,
+          structuredContent: { status: 'succeeded', stdout: `run-${index}\n` },
+        });
+      }
+      return { peer, serverPid: onlyChild(peer.child.pid ?? 0) };
     }
-    return { peer, serverPid: onlyChild(peer.child.pid ?? 0) };
-  }
 
-  it(`leaves no zombie after ${COMMANDS} commands: every bwrap process is reaped`, async () => {
-    const { peer, serverPid } = await runCommands({});
-    try {
-      expect(readFileSync(`/proc/${serverPid}/status`, 'utf8')).toMatch(/^NSpid:\s+\d+\s+1$/m);
-      expect(zombieChildren(serverPid)).toBe(0);
-    } finally {
-      await peer.end();
-    }
-  });
+    it(`leaves no zombie after ${COMMANDS} commands: every bwrap process is reaped`, async () => {
+      const { peer, serverPid } = await runCommands({});
+      try {
+        expect(readFileSync(`/proc/${serverPid}/status`, 'utf8')).toMatch(/^NSpid:\s+\d+\s+1$/m);
+        expect(zombieChildren(serverPid)).toBe(0);
+      } finally {
+        await peer.end();
+      }
+    });
 
-  it('control: with a bwrap init between the server and the command (no --as-pid-1), zombies pile up', async () => {
-    const withInit = path.join(outside.root, 'bwrap-with-init');
-    writeFileSync(withInit, '#!/bin/sh\nfor a do shift; [ "$a" = --as-pid-1 ] || set -- "$@" "$a"; done\nexec /usr/bin/bwrap "$@"\n', { mode: 0o755 });
-    const { peer, serverPid } = await runCommands({ TERM_MCP_BWRAP: withInit });
-    try {
-      await waitFor(() => zombieChildren(serverPid) > 0, 'a bwrap init left unreaped', 30_000);
-    } finally {
-      await peer.end();
-    }
-  });
-});
+    it('control: with a bwrap init between the server and the command (no --as-pid-1), zombies pile up', async () => {
+      const withInit = path.join(outside.root, 'bwrap-with-init');
+      writeFileSync(
+        withInit,
+        '#!/bin/sh\nfor a do shift; [ "$a" = --as-pid-1 ] || set -- "$@" "$a"; done\nexec /usr/bin/bwrap "$@"\n',
+        { mode: 0o755 },
+      );
+      const { peer, serverPid } = await runCommands({ TERM_MCP_BWRAP: withInit });
+      try {
+        await waitFor(() => zombieChildren(serverPid) > 0, 'a bwrap init left unreaped', 30_000);
+      } finally {
+        await peer.end();
+      }
+    });
+  },
+);
 
 describe.each(users)('a command whose sandbox cannot be set up, server as %s', (who) => {
   it('fails with sandbox_setup_failed and bwrap\'s own message; a planted link does not; a command that only prints "bwrap:" is its own failure', async () => {
@@ -336,13 +411,23 @@ describe.each(users)('a command whose sandbox cannot be set up, server as %s', (
     chmodSync(workspace.root, 0o777);
     if (who === 'nobody') execFileSync('chown', ['-R', '-h', `${NOBODY}:${NOBODY}`, workspace.root]);
     chmodSync(locked, 0o000);
-    const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'sandboxed' }, ['stdio'], serverUserLauncher(who));
+    const peer = new StdioPeer(
+      { WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'sandboxed' },
+      ['stdio'],
+      serverUserLauncher(who),
+    );
     try {
-      const linked = await peer.request(modern('tools/call', 'linked', { name: 'terminal_execute', arguments: { command: 'echo ran > linked.txt' } }), 30_000);
+      const linked = await peer.request(
+        modern('tools/call', 'linked', { name: 'terminal_execute', arguments: { command: 'echo ran > linked.txt' } }),
+        30_000,
+      );
       expect(linked.result).toMatchObject({ structuredContent: { status: 'succeeded', exit_code: 0 } });
       expect(existsSync(path.join(workspace.root, 'linked.txt'))).toBe(true);
       const planted = await peer.request(
-        modern('tools/call', 'planted', { name: 'terminal_execute', arguments: { command: 'echo ran > ../ran.txt', cwd: 'locked' } }),
+        modern('tools/call', 'planted', {
+          name: 'terminal_execute',
+          arguments: { command: 'echo ran > ../ran.txt', cwd: 'locked' },
+        }),
         30_000,
       );
       expect(planted.result).toMatchObject({
@@ -356,7 +441,13 @@ describe.each(users)('a command whose sandbox cannot be set up, server as %s', (
       expect(existsSync(path.join(workspace.root, 'ran.txt'))).toBe(false);
       // The bwrap message printed by a command that ran is that command's failure, not a set-up failure.
       rmSync(path.join(workspace.root, '.mcp.json'));
-      const faked = await peer.request(modern('tools/call', 'faked', { name: 'terminal_execute', arguments: { command: "echo 'bwrap: Can not create file' >&2; exit 1" } }), 30_000);
+      const faked = await peer.request(
+        modern('tools/call', 'faked', {
+          name: 'terminal_execute',
+          arguments: { command: "echo 'bwrap: Can not create file' >&2; exit 1" },
+        }),
+        30_000,
+      );
       // A receipt (a failed command is a tool error with its receipt), not the set-up error.
       const receipt = (faked.result as { structuredContent: Record<string, unknown> }).structuredContent;
       expect(receipt).toMatchObject({ status: 'failed', exit_code: 1, stderr: 'bwrap: Can not create file\n' });

@@ -58,12 +58,19 @@ function brief(read: CommandRead | undefined, stderr: string): string {
  * so far. The condition is the command's own output, not a count of processes sampled at a guessed moment: on a
  * loaded machine the bomb can take long to start, and it is seen whenever it gets there.
  */
-async function readStderrUntil(peer: StdioPeer, ids: { session_id: string; command_id: string }, pattern: RegExp): Promise<{ stderr: string; read: CommandRead }> {
+async function readStderrUntil(
+  peer: StdioPeer,
+  ids: { session_id: string; command_id: string },
+  pattern: RegExp,
+): Promise<{ stderr: string; read: CommandRead }> {
   let stderr = '';
   let offset = 0;
   for (let poll = 0; ; poll += 1) {
     const answer = await peer.request(
-      modern('tools/call', `read-${poll}`, { name: 'terminal_read', arguments: { ...ids, stderr_offset: offset, wait_seconds: 5 } }),
+      modern('tools/call', `read-${poll}`, {
+        name: 'terminal_read',
+        arguments: { ...ids, stderr_offset: offset, wait_seconds: 5 },
+      }),
       30_000,
     );
     const read = (answer.result as { structuredContent: CommandRead }).structuredContent;
@@ -83,25 +90,38 @@ describe('per-command limits', () => {
     if (asRoot) execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, workspace.root]);
     const uid = asRoot ? NOBODY : (process.getuid?.() ?? NOBODY);
     const launcher = asRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'] : [];
-    const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', TERM_MCP_SANDBOX_PROCESSES: '64' }, ['stdio'], launcher);
+    const peer = new StdioPeer(
+      { WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', TERM_MCP_SANDBOX_PROCESSES: '64' },
+      ['stdio'],
+      launcher,
+    );
     try {
       // The command's timeout only ends a run this test forgot to cancel: the test cancels it once it has seen enough.
       const started = await peer.request(
-        modern('tools/call', 'bomb', { name: 'terminal_execute', arguments: { command: 'git status', wait_seconds: 0, timeout_seconds: 300 } }),
+        modern('tools/call', 'bomb', {
+          name: 'terminal_execute',
+          arguments: { command: 'git status', wait_seconds: 0, timeout_seconds: 300 },
+        }),
         30_000,
       );
       expect(started.result).toMatchObject({ isError: false, structuredContent: { status: 'running' } });
-      const { session_id, command_id } = (started.result as { structuredContent: { session_id: string; command_id: string } }).structuredContent;
+      const { session_id, command_id } = (
+        started.result as { structuredContent: { session_id: string; command_id: string } }
+      ).structuredContent;
       // dash says "Cannot fork" when RLIMIT_NPROC refuses a fork: the limit has been reached.
       const { stderr, read } = await readStderrUntil(peer, { session_id, command_id }, /Cannot fork/);
-      if (!/Cannot fork/.test(stderr)) throw new Error(`the fork bomb ended without reaching the process limit: ${brief(read, stderr)}`);
+      if (!/Cannot fork/.test(stderr))
+        throw new Error(`the fork bomb ended without reaching the process limit: ${brief(read, stderr)}`);
       // At the limit, the bomb's processes (zombies included) never exceed it. RLIMIT_NPROC counts every process of
       // the sandbox's user namespace (bwrap's init and git included).
       expect(hookProcesses(uid)).toBeLessThanOrEqual(64);
       await ping(peer, 'during');
       expect(hookProcesses(uid)).toBeLessThanOrEqual(64);
       // Cancelling ends the whole sandbox: every process of the bomb goes with it.
-      const cancelled = await peer.request(modern('tools/call', 'cancel', { name: 'terminal_cancel', arguments: { session_id, command_id } }), 30_000);
+      const cancelled = await peer.request(
+        modern('tools/call', 'cancel', { name: 'terminal_cancel', arguments: { session_id, command_id } }),
+        30_000,
+      );
       expect(cancelled.result).toMatchObject({ isError: false });
       await waitFor(() => hookProcesses(uid) === 0, 'the fork bomb to be gone after the cancel', 60_000);
       await ping(peer, 'after');
@@ -119,10 +139,18 @@ describe('per-command limits', () => {
       // Sizes come from the arguments: a constant would be folded (and fail) at compile time.
       `perl -e '$x = "a" x $ARGV[0]; print STDERR "SMALL-OK\\n"; $y = "b" x $ARGV[1]; print STDERR "BIG-OK\\n"' 67108864 1073741824; exit 1`,
     );
-    const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted', TERM_MCP_SANDBOX_MEMORY_MB: '512' });
+    const peer = new StdioPeer({
+      WORKSPACE_ROOT: workspace.root,
+      APPROVAL_MODE: 'trusted',
+      TERM_MCP_SANDBOX_MEMORY_MB: '512',
+    });
     try {
-      const answer = await peer.request(modern('tools/call', 'hog', { name: 'terminal_execute', arguments: { command: 'git status' } }), 30_000);
-      const receipt = (answer.result as { structuredContent: { stderr: string; confinement: unknown } }).structuredContent;
+      const answer = await peer.request(
+        modern('tools/call', 'hog', { name: 'terminal_execute', arguments: { command: 'git status' } }),
+        30_000,
+      );
+      const receipt = (answer.result as { structuredContent: { stderr: string; confinement: unknown } })
+        .structuredContent;
       expect(receipt.stderr).toContain('SMALL-OK');
       expect(receipt.stderr).toContain('Out of memory');
       expect(receipt.stderr).not.toContain('BIG-OK');

@@ -89,7 +89,13 @@ async function runScript(peer: StdioPeer, scene: Scene, script: string): Promise
   const file = path.join(scene.workspace.root, `step-${String(calls)}.sh`);
   writeFileSync(file, `#!/bin/sh\n${script}\n`);
   chmodSync(file, 0o777);
-  const answer = await peer.request(modern('tools/call', `call-${String(calls)}`, { name: 'terminal_execute', arguments: { command: `./${path.basename(file)}` } }), 60_000);
+  const answer = await peer.request(
+    modern('tools/call', `call-${String(calls)}`, {
+      name: 'terminal_execute',
+      arguments: { command: `./${path.basename(file)}` },
+    }),
+    60_000,
+  );
   const result = answer.result as { isError?: boolean; structuredContent: Record<string, unknown> };
   // A receipt, whatever the script's exit code (an attack's refused steps fail it).
   expect(result.structuredContent).toMatchObject({ schema_version: '1.0', confinement: { sandbox: 'bubblewrap' } });
@@ -106,7 +112,10 @@ function attacks(scene: Scene): Array<{ name: string; script: string; repositori
       name: 'moves .git aside and writes the copy',
       script: `D=.git; mv $D .ga && mkdir $D && cp -a .ga/. ./$D && cd $D && ${fsmonitor(payload)} >> config`,
     },
-    { name: 'appends to .git/config and plants hooks', script: `${fsmonitor(payload)} >> .git/config; cp '${payload}' .git/hooks/post-checkout; rm -rf .git/hooks` },
+    {
+      name: 'appends to .git/config and plants hooks',
+      script: `${fsmonitor(payload)} >> .git/config; cp '${payload}' .git/hooks/post-checkout; rm -rf .git/hooks`,
+    },
     {
       name: 'writes .git/commondir pointing at a copied git directory',
       script: `cp -a .git .gx && ${fsmonitor(payload)} >> .gx/config; echo ../.gx > .git/commondir`,
@@ -128,7 +137,10 @@ function attacks(scene: Scene): Array<{ name: string; script: string; repositori
  * A scene and a server over it for one describe block, as root or as uid 65534: `prepare` changes the scene before the
  * server starts; both are gone after the block. The returned getter is read inside the tests.
  */
-function useScenePeer(asNobody: boolean, prepare: (scene: Scene) => void = () => undefined): () => { scene: Scene; peer: StdioPeer } {
+function useScenePeer(
+  asNobody: boolean,
+  prepare: (scene: Scene) => void = () => undefined,
+): () => { scene: Scene; peer: StdioPeer } {
   let current: { scene: Scene; peer: StdioPeer } | undefined;
   beforeAll(() => {
     const scene = setUp();
@@ -164,7 +176,9 @@ describe.each([
       expect(readFileSync(scene.canary, 'utf8')).toBe('untouched\n');
       expect(hostGit(scene.workspace.root, 'config', 'core.fsmonitor').stdout).toBe('');
       // Still a working repository for the next command.
-      expect((await runScript(peer, scene, 'git -c safe.directory=* status --short >/dev/null && echo GIT-OK')).stdout).toContain('GIT-OK');
+      expect(
+        (await runScript(peer, scene, 'git -c safe.directory=* status --short >/dev/null && echo GIT-OK')).stdout,
+      ).toContain('GIT-OK');
     });
   });
 
@@ -177,10 +191,10 @@ describe.each([
         peer,
         scene,
         [
-          "mkdir -p .vscode && echo '{\"tasks\":[]}' > .vscode/tasks.json && echo VSCODE-WRITTEN",
-          "mkdir -p .claude && echo '{\"hooks\":{}}' > .claude/settings.json && echo CLAUDE-WRITTEN",
+          'mkdir -p .vscode && echo \'{"tasks":[]}\' > .vscode/tasks.json && echo VSCODE-WRITTEN',
+          'mkdir -p .claude && echo \'{"hooks":{}}\' > .claude/settings.json && echo CLAUDE-WRITTEN',
           "echo '{}' > .claude/settings.local.json && echo CLAUDE-LOCAL-WRITTEN",
-          "echo '{\"mcpServers\":{}}' > .mcp.json && echo MCP-WRITTEN",
+          'echo \'{"mcpServers":{}}\' > .mcp.json && echo MCP-WRITTEN',
           'echo "touch pwned" > .envrc && echo ENVRC-WRITTEN',
           'mkdir -p .idea && echo x > .idea/workspace.xml && echo IDEA-WRITTEN',
           'echo "[submodule \\"x\\"]" > .gitmodules && echo GITMODULES-WRITTEN',
@@ -194,12 +208,19 @@ describe.each([
       expect(receipt.run_on_open_changes).toEqual([]);
       // The empty placeholders linger briefly for the next command, then go (nothing the command wrote stays).
       const names = ['.vscode', '.claude', '.mcp.json', '.envrc', '.idea', '.gitmodules', '.gitattributes'];
-      await waitUntil(() => names.every((name) => !existsSync(path.join(scene.workspace.root, name))), 'the placeholders to be removed');
+      await waitUntil(
+        () => names.every((name) => !existsSync(path.join(scene.workspace.root, name))),
+        'the placeholders to be removed',
+      );
     });
 
     it('names a nested repository with its own config in the receipt, and the user’s git status at the root does not run it', async () => {
       const { scene, peer } = current();
-      const receipt = await runScript(peer, scene, `mkdir sub && cd sub && git init -q . && ${fsmonitor(scene.payload)} >> .git/config && echo NESTED-MADE`);
+      const receipt = await runScript(
+        peer,
+        scene,
+        `mkdir sub && cd sub && git init -q . && ${fsmonitor(scene.payload)} >> .git/config && echo NESTED-MADE`,
+      );
       expect(receipt.stdout).toBe('NESTED-MADE\n');
       expect(receipt.run_on_open_changes).toEqual(expect.arrayContaining(['sub/.git', 'sub/.git/config']));
       userRunsGit(scene, ['.']);
@@ -212,7 +233,11 @@ describe.each([
       mkdirSync(nested, { recursive: true });
       hostGit(nested, 'init', '-q', '.');
       execFileSync('chmod', ['-R', 'a+rwX', path.join(scene.workspace.root, 'lib')]);
-      const receipt = await runScript(peer, scene, `cd lib/vendor && (${fsmonitor(scene.payload)} >> .git/config || mv .git .old || mv ../vendor ../v2 || mv ../../lib ../../l2) 2>/dev/null; echo done`);
+      const receipt = await runScript(
+        peer,
+        scene,
+        `cd lib/vendor && (${fsmonitor(scene.payload)} >> .git/config || mv .git .old || mv ../vendor ../v2 || mv ../../lib ../../l2) 2>/dev/null; echo done`,
+      );
       expect(receipt.stdout).toBe('done\n');
       expect(receipt.run_on_open_changes).toEqual([]);
       userRunsGit(scene, ['lib/vendor']);
@@ -232,7 +257,11 @@ describe.each([
     it('do not stop commands from running, and a link into the workspace protects its target', async () => {
       const { scene, peer } = current();
       for (let round = 0; round < 2; round += 1) {
-        const receipt = await runScript(peer, scene, 'echo x > shared-claude/settings.json 2>/dev/null && echo TARGET-WRITTEN; echo still-runs');
+        const receipt = await runScript(
+          peer,
+          scene,
+          'echo x > shared-claude/settings.json 2>/dev/null && echo TARGET-WRITTEN; echo still-runs',
+        );
         expect(receipt).toMatchObject({ status: 'succeeded', stdout: 'still-runs\n' });
       }
       expect(existsSync(path.join(scene.workspace.root, 'shared-claude', 'settings.json'))).toBe(false);
@@ -248,24 +277,27 @@ describe.each([
 });
 
 describe('the same attacks without a sandbox (the control: the canary can fail)', () => {
-  it.each([0, 1, 2, 3, 4])('attack %i run directly on the host plants a program the user’s git status or checkout runs', (index) => {
-    const scene = setUp();
-    try {
-      const attack = attacks(scene)[index];
-      if (!attack) throw new Error(`no attack ${String(index)}`);
-      spawnSync('/bin/sh', ['-c', attack.script], { cwd: scene.workspace.root, stdio: 'ignore' });
-      if (index === 4) {
-        // A submodule's git directory is used once the superproject has the submodule: what a later clone or
-        // `git submodule absorbgitdirs` leaves, done here by hand.
-        mkdirSync(path.join(scene.workspace.root, 'sub'));
-        writeFileSync(path.join(scene.workspace.root, 'sub', '.git'), 'gitdir: ../.git/modules/sub\n');
-        hostGit(scene.workspace.root, '--git-dir=.git/modules/sub', 'config', 'core.worktree', '../../../sub');
+  it.each([0, 1, 2, 3, 4])(
+    'attack %i run directly on the host plants a program the user’s git status or checkout runs',
+    (index) => {
+      const scene = setUp();
+      try {
+        const attack = attacks(scene)[index];
+        if (!attack) throw new Error(`no attack ${String(index)}`);
+        spawnSync('/bin/sh', ['-c', attack.script], { cwd: scene.workspace.root, stdio: 'ignore' });
+        if (index === 4) {
+          // A submodule's git directory is used once the superproject has the submodule: what a later clone or
+          // `git submodule absorbgitdirs` leaves, done here by hand.
+          mkdirSync(path.join(scene.workspace.root, 'sub'));
+          writeFileSync(path.join(scene.workspace.root, 'sub', '.git'), 'gitdir: ../.git/modules/sub\n');
+          hostGit(scene.workspace.root, '--git-dir=.git/modules/sub', 'config', 'core.worktree', '../../../sub');
+        }
+        userRunsGit(scene, ['.', '.ga', '.gx', '.gy', 'sub']);
+        expect(readFileSync(scene.canary, 'utf8')).toBe('PLANTED-RAN\n');
+      } finally {
+        scene.workspace.remove();
+        scene.outside.remove();
       }
-      userRunsGit(scene, ['.', '.ga', '.gx', '.gy', 'sub']);
-      expect(readFileSync(scene.canary, 'utf8')).toBe('PLANTED-RAN\n');
-    } finally {
-      scene.workspace.remove();
-      scene.outside.remove();
-    }
-  });
+    },
+  );
 });

@@ -28,11 +28,19 @@ function start(holdSeconds: number): Run {
   sequence += 1;
   // Durations no other process on the machine uses, so the /proc scan finds only ours.
   const base = 4000 + ((process.pid * 10 + sequence * 2) % 5000);
-  const markers = [['sleep', String(base)], ['sleep', String(base + 1)]];
+  const markers = [
+    ['sleep', String(base)],
+    ['sleep', String(base + 1)],
+  ];
   plantCleanFilterRepository(
     workspace.root,
     // Their output goes elsewhere, so git (which reads the hook's stdout to its end) does not wait for them.
-    [`setsid sleep ${base} >/dev/null 2>&1 &`, `(setsid sh -c 'sleep ${base + 1} &' >/dev/null 2>&1 &)`, `sleep ${holdSeconds}`, 'exit 1'].join('\n'),
+    [
+      `setsid sleep ${base} >/dev/null 2>&1 &`,
+      `(setsid sh -c 'sleep ${base + 1} &' >/dev/null 2>&1 &)`,
+      `sleep ${holdSeconds}`,
+      'exit 1',
+    ].join('\n'),
   );
   writeFileSync(path.join(workspace.root, 'keep'), '');
   const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted' });
@@ -54,9 +62,14 @@ async function executeInBackground(run: Run): Promise<{ session_id: string; comm
   const answer = await run.peer.request(
     modern('tools/call', 'bg', { name: 'terminal_execute', arguments: { command: 'git status', wait_seconds: 0 } }),
   );
-  const content = (answer.result as { structuredContent: { session_id: string; command_id: string } }).structuredContent;
+  const content = (answer.result as { structuredContent: { session_id: string; command_id: string } })
+    .structuredContent;
   // Both escaped processes exist before the command is ended.
-  await waitFor(() => run.markers.every((argv) => livePidsRunning(argv).length > 0), 'the setsid and double-forked sleeps', 15_000);
+  await waitFor(
+    () => run.markers.every((argv) => livePidsRunning(argv).length > 0),
+    'the setsid and double-forked sleeps',
+    15_000,
+  );
   return content;
 }
 
@@ -82,7 +95,10 @@ describe('escaped (setsid, double-forked) processes end with their command', () 
     let offsets = { stdout_offset: 0, stderr_offset: 0 };
     for (let poll = 0; status === 'running' && poll < 20; poll += 1) {
       const read = await run.peer.request(
-        modern('tools/call', `read-${poll}`, { name: 'terminal_read', arguments: { session_id, command_id, wait_seconds: 2, ...offsets } }),
+        modern('tools/call', `read-${poll}`, {
+          name: 'terminal_read',
+          arguments: { session_id, command_id, wait_seconds: 2, ...offsets },
+        }),
         30_000,
       );
       const content = (read.result as { structuredContent: ReadContent }).structuredContent;
@@ -96,7 +112,10 @@ describe('escaped (setsid, double-forked) processes end with their command', () 
   it('when it times out', async () => {
     run = start(60);
     const answer = await run.peer.request(
-      modern('tools/call', 'to', { name: 'terminal_execute', arguments: { command: 'git status', timeout_seconds: 2 } }),
+      modern('tools/call', 'to', {
+        name: 'terminal_execute',
+        arguments: { command: 'git status', timeout_seconds: 2 },
+      }),
       30_000,
     );
     expect(answer.result).toMatchObject({ structuredContent: { status: 'timed_out' } });
@@ -106,14 +125,18 @@ describe('escaped (setsid, double-forked) processes end with their command', () 
   it('when it is cancelled', async () => {
     run = start(60);
     const { session_id, command_id } = await executeInBackground(run);
-    await run.peer.request(modern('tools/call', 'cancel', { name: 'terminal_cancel', arguments: { session_id, command_id } }));
+    await run.peer.request(
+      modern('tools/call', 'cancel', { name: 'terminal_cancel', arguments: { session_id, command_id } }),
+    );
     await expectAllGone(run);
   });
 
   it('when its session is closed', async () => {
     run = start(60);
     const { session_id } = await executeInBackground(run);
-    await run.peer.request(modern('tools/call', 'close', { name: 'terminal_session_close', arguments: { session_id } }));
+    await run.peer.request(
+      modern('tools/call', 'close', { name: 'terminal_session_close', arguments: { session_id } }),
+    );
     await expectAllGone(run);
   });
 

@@ -85,7 +85,10 @@ describe.each([
   it("refuses the machine's own interface addresses and loopback in IPv6 spellings, even when allow-listed", async () => {
     expect(own.length).toBeGreaterThan(0);
     const targets = ['[::127.0.0.1]', '[64:ff9b::7f00:1]', ...own];
-    const lines = targets.map((target) => `curl -s -o /dev/null -w '${target}=%{http_code}\\n' --max-time 20 'http://${target}:${String(port)}/own'`);
+    const lines = targets.map(
+      (target) =>
+        `curl -s -o /dev/null -w '${target}=%{http_code}\\n' --max-time 20 'http://${target}:${String(port)}/own'`,
+    );
     const receipt = await call('terminal_execute', { command: script('own.sh', lines.join('\n')) });
     expect(String(receipt.stdout).trim().split('\n')).toEqual(targets.map((target) => `${target}=403`));
     expect(hits).toEqual([]);
@@ -111,11 +114,14 @@ describe.each([
     while (!stdout.includes('HOG-READY')) {
       const read = await call('terminal_read', { ...ids, wait_seconds: 5 });
       stdout = String((read.stdout as { text: string }).text);
-      if (read.finished === true && !stdout.includes('HOG-READY')) throw new Error(`the hog ended early: ${JSON.stringify(read)}`);
+      if (read.finished === true && !stdout.includes('HOG-READY'))
+        throw new Error(`the hog ended early: ${JSON.stringify(read)}`);
     }
     expect(stdout).toMatch(/^HTTP\/1\.1 503 /);
     // Command B, while A still holds its connections: served.
-    const other = await call('terminal_execute', { command: script('other.sh', `curl -s --max-time 20 http://localhost:${String(port)}/other`) });
+    const other = await call('terminal_execute', {
+      command: script('other.sh', `curl -s --max-time 20 http://localhost:${String(port)}/other`),
+    });
     expect(other).toMatchObject({ stdout: 'local mirror\n' });
     expect(hits).toEqual(['/other']);
     await call('terminal_cancel', ids);

@@ -64,7 +64,11 @@ describe('sandboxed mode over STDIO', () => {
       ].join('\n'),
     );
     chmodSync(script, 0o755);
-    execFileSync('git', ['init', '-q', '.'], { cwd: workspace.root, stdio: 'ignore', env: { PATH: '/usr/bin:/bin', HOME: workspace.root } });
+    execFileSync('git', ['init', '-q', '.'], {
+      cwd: workspace.root,
+      stdio: 'ignore',
+      env: { PATH: '/usr/bin:/bin', HOME: workspace.root },
+    });
     mkdirSync(path.join(workspace.root, '.git', 'hooks'), { recursive: true });
     gitConfig = readFileSync(path.join(workspace.root, '.git', 'config'), 'utf8');
     // Outside the workspace (start-up refuses a policy file inside it), in the hidden-from-the-sandbox policy path.
@@ -81,12 +85,23 @@ describe('sandboxed mode over STDIO', () => {
   });
 
   it('plans a loop through sh -c as allowed, with no approval, in mode sandboxed', async () => {
-    const plan = (await callTool(peer, 'terminal_plan', { command: "sh -c 'for i in 1 2 3; do echo line-$i; done > loop.txt'" })).structuredContent;
-    expect(plan).toMatchObject({ mode: 'sandboxed', status: 'planned', policy: { allowed: true, requires_approval: false } });
+    const plan = (
+      await callTool(peer, 'terminal_plan', { command: "sh -c 'for i in 1 2 3; do echo line-$i; done > loop.txt'" })
+    ).structuredContent;
+    expect(plan).toMatchObject({
+      mode: 'sandboxed',
+      status: 'planned',
+      policy: { allowed: true, requires_approval: false },
+    });
     expect(plan.approval_id).toBeUndefined();
     const result = await callTool(peer, 'terminal_execute', { session_id: plan.session_id, plan_id: plan.id });
     expect(result.isError).toBe(false);
-    expect(result.structuredContent).toMatchObject({ status: 'succeeded', exit_code: 0, mode: 'sandboxed', confinement: { sandbox: 'bubblewrap', network: 'off', writable_roots: [workspace.root, '/tmp'] } });
+    expect(result.structuredContent).toMatchObject({
+      status: 'succeeded',
+      exit_code: 0,
+      mode: 'sandboxed',
+      confinement: { sandbox: 'bubblewrap', network: 'off', writable_roots: [workspace.root, '/tmp'] },
+    });
     expect(readFileSync(path.join(workspace.root, 'loop.txt'), 'utf8')).toBe('line-1\nline-2\nline-3\n');
   });
 
@@ -115,13 +130,18 @@ describe('sandboxed mode over STDIO', () => {
     ['echo x >> .git/config', 'protected_path'],
     ['curl http://127.0.0.1:1/', 'network_disabled'],
   ])('refuses %j (%s) without running it', async (command, rule) => {
-    const plan = (await callTool(peer, 'terminal_plan', { command: command.replace('<policy file>', policyFile) })).structuredContent;
+    const plan = (await callTool(peer, 'terminal_plan', { command: command.replace('<policy file>', policyFile) }))
+      .structuredContent;
     expect(plan).toMatchObject({ status: 'blocked', policy: { allowed: false, matched_rule: rule } });
   });
 
   it('asks for an approval for a path outside the workspace', async () => {
     const plan = (await callTool(peer, 'terminal_plan', { command: `cat ${canary}` })).structuredContent;
-    expect(plan).toMatchObject({ status: 'planned', approval_id: expect.any(String), policy: { requires_approval: true, matched_rule: 'path_outside_workspace' } });
+    expect(plan).toMatchObject({
+      status: 'planned',
+      approval_id: expect.any(String),
+      policy: { requires_approval: true, matched_rule: 'path_outside_workspace' },
+    });
   });
 
   it('does not widen the sandbox once approved: an approved write outside the workspace still fails', async () => {
@@ -131,7 +151,10 @@ describe('sandboxed mode over STDIO', () => {
     const ids = { session_id: plan.session_id, plan_id: plan.id };
     expect((await callTool(peer, 'terminal_approve', { ...ids, approval_id: plan.approval_id })).isError).toBe(false);
     const result = await callTool(peer, 'terminal_execute', ids);
-    expect(result.structuredContent).toMatchObject({ status: 'failed', stderr: expect.stringMatching(/Read-only file system/) });
+    expect(result.structuredContent).toMatchObject({
+      status: 'failed',
+      stderr: expect.stringMatching(/Read-only file system/),
+    });
     expect(existsSync(target)).toBe(false);
   });
 });
@@ -147,12 +170,18 @@ describe('sandboxed mode over HTTP', () => {
       expect(ui.json).toMatchObject({ mode: 'sandboxed' });
       const call = await post(
         server.url,
-        modernRequest('tools/call', 1, { name: 'terminal_execute', arguments: { command: "sh -c 'echo over-http > h.txt; cat h.txt'" } }),
+        modernRequest('tools/call', 1, {
+          name: 'terminal_execute',
+          arguments: { command: "sh -c 'echo over-http > h.txt; cat h.txt'" },
+        }),
         modernHeaders('tools/call', 'terminal_execute'),
       );
-      const receipt = (call.json?.result as { structuredContent?: Record<string, unknown> } | undefined)?.structuredContent;
+      const receipt = (call.json?.result as { structuredContent?: Record<string, unknown> } | undefined)
+        ?.structuredContent;
       expect(receipt).toMatchObject({ mode: 'sandboxed', status: 'succeeded', stdout: 'over-http\n' });
-      const validate = jsonSchemaValidator(JSON.parse(readFileSync(SHIPPED_SCHEMA_FILE, 'utf8')) as Record<string, unknown>);
+      const validate = jsonSchemaValidator(
+        JSON.parse(readFileSync(SHIPPED_SCHEMA_FILE, 'utf8')) as Record<string, unknown>,
+      );
       expect(validate(receipt)).toEqual({ valid: true, errors: [] });
     } finally {
       await server.stop();
@@ -165,11 +194,20 @@ describe('sandboxed mode with TERM_MCP_SANDBOX=off', () => {
     const workspace = makeTempWorkspace('term-mcp-sandboxed-off-');
     const canary = path.join(workspace.root, 'ran');
     try {
-      const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'sandboxed', TERM_MCP_SANDBOX: 'off' });
-      peer.send({ jsonrpc: '2.0', ...modern('tools/call', 'x', { name: 'terminal_execute', arguments: { command: `touch ${canary}` } }) });
+      const peer = new StdioPeer({
+        WORKSPACE_ROOT: workspace.root,
+        APPROVAL_MODE: 'sandboxed',
+        TERM_MCP_SANDBOX: 'off',
+      });
+      peer.send({
+        jsonrpc: '2.0',
+        ...modern('tools/call', 'x', { name: 'terminal_execute', arguments: { command: `touch ${canary}` } }),
+      });
       expect(await peer.exited).toBe(2);
       expect(peer.stderr).toContain('configuration error');
-      expect(peer.stderr).toMatch(/APPROVAL_MODE: mode sandboxed needs the bubblewrap sandbox, but TERM_MCP_SANDBOX is off/);
+      expect(peer.stderr).toMatch(
+        /APPROVAL_MODE: mode sandboxed needs the bubblewrap sandbox, but TERM_MCP_SANDBOX is off/,
+      );
       expect(peer.messages).toEqual([]);
       expect(existsSync(canary)).toBe(false);
     } finally {

@@ -15,7 +15,9 @@ describe('a 2025-03-26 client (sdk 1.12.3) over Streamable HTTP', () => {
   beforeAll(async () => {
     server = await startTestServer();
     client = new Client({ name: 'sdk-1.12.3-e2e', version: '1.0.0' });
-    transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });
+    transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+    });
     await client.connect(transport);
   });
 
@@ -36,10 +38,17 @@ describe('a 2025-03-26 client (sdk 1.12.3) over Streamable HTTP', () => {
     warn.mockRestore();
     expect(tools.map((tool) => tool.name)).toContain('terminal_execute');
 
-    const result = await client.callTool({ name: 'terminal_execute', arguments: { command: 'echo from a 2025-03-26 client' } });
+    const result = await client.callTool({
+      name: 'terminal_execute',
+      arguments: { command: 'echo from a 2025-03-26 client' },
+    });
 
     expect(result.isError).toBe(false);
-    expect(result.structuredContent).toMatchObject({ status: 'succeeded', exit_code: 0, stdout: 'from a 2025-03-26 client\n' });
+    expect(result.structuredContent).toMatchObject({
+      status: 'succeeded',
+      exit_code: 0,
+      stdout: 'from a 2025-03-26 client\n',
+    });
   });
 
   it('receives a refusal as a tool result with isError and the server message', async () => {
@@ -47,6 +56,8 @@ describe('a 2025-03-26 client (sdk 1.12.3) over Streamable HTTP', () => {
 
     expect(denied.isError).toBe(true);
     expect(denied.structuredContent).toMatchObject({ code: 'policy_denied', next_step: expect.any(String) });
-    expect(denied.content).toEqual([{ type: 'text', text: expect.stringMatching(/^Error policy_denied: .+\nNext step: /) }]);
+    expect(denied.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/^Error policy_denied: .+\nNext step: /) },
+    ]);
   });
 });

@@ -23,17 +23,29 @@ describe.each<V1Transport>(['stdio', 'http'])('@modelcontextprotocol/sdk 1.32.2 
     await connection.close();
   });
 
-  async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: Record<string, unknown>; text: string }> {
+  async function call(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ isError: boolean; data: Record<string, unknown>; text: string }> {
     const result = await client.callTool({ name, arguments: args });
     const [first] = result.content as Array<{ type: string; text?: string }>;
-    return { isError: result.isError === true, data: result.structuredContent as Record<string, unknown>, text: first?.text ?? '' };
+    return {
+      isError: result.isError === true,
+      data: result.structuredContent as Record<string, unknown>,
+      text: first?.text ?? '',
+    };
   }
 
   /** A refusal: isError, the structured {code, message, next_step, details}, and the text naming all three. */
   async function refusal(name: string, args: Record<string, unknown>, code: string): Promise<Record<string, unknown>> {
     const { isError, data, text } = await call(name, args);
     expect(isError).toBe(true);
-    expect(data).toEqual({ code, message: expect.any(String), next_step: expect.any(String), details: expect.any(Object) });
+    expect(data).toEqual({
+      code,
+      message: expect.any(String),
+      next_step: expect.any(String),
+      details: expect.any(Object),
+    });
     expect(text).toBe(`Error ${code}: ${String(data.message)}\nNext step: ${String(data.next_step)}`);
     return data;
   }
@@ -47,7 +59,12 @@ describe.each<V1Transport>(['stdio', 'http'])('@modelcontextprotocol/sdk 1.32.2 
   test('a successful execute returns its signed receipt', async () => {
     const { isError, data, text } = await call('terminal_execute', { command: 'cat notes.txt' });
     expect(isError).toBe(false);
-    expect(data).toMatchObject({ status: 'succeeded', exit_code: 0, stdout: 'first line\n', signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(data).toMatchObject({
+      status: 'succeeded',
+      exit_code: 0,
+      stdout: 'first line\n',
+      signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(JSON.parse(text)).toEqual(data);
   });
 
@@ -94,8 +111,15 @@ describe.each<V1Transport>(['stdio', 'http'])('@modelcontextprotocol/sdk 1.32.2 
     await call('terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
     const abort = new AbortController();
 
-    const execution = client.callTool({ name: 'terminal_execute', arguments: { session_id: plan.session_id, plan_id: plan.id } }, undefined, { signal: abort.signal, timeout: 120_000 });
-    const settled = execution.then(() => 'answered', () => 'rejected');
+    const execution = client.callTool(
+      { name: 'terminal_execute', arguments: { session_id: plan.session_id, plan_id: plan.id } },
+      undefined,
+      { signal: abort.signal, timeout: 120_000 },
+    );
+    const settled = execution.then(
+      () => 'answered',
+      () => 'rejected',
+    );
     await pollUntil(() => livePidsRunning(marker).length === 1, 'the command to start');
     abort.abort('the user changed their mind');
 
@@ -122,7 +146,10 @@ describe.each<V1Transport>(['stdio', 'http'])('@modelcontextprotocol/sdk 1.32.2 
   test('the safe_terminal_task prompt', async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toContain('safe_terminal_task');
-    const prompt = await client.getPrompt({ name: 'safe_terminal_task', arguments: { task: 'count the lines of notes.txt' } });
+    const prompt = await client.getPrompt({
+      name: 'safe_terminal_task',
+      arguments: { task: 'count the lines of notes.txt' },
+    });
     expect(JSON.stringify(prompt.messages)).toContain('count the lines of notes.txt');
   });
 });

@@ -30,8 +30,13 @@ import {
  * and one principal cannot lock another out. Real servers, real processes, the official SDK client.
  */
 
-const JWT_ENV = { TERM_MCP_JWT_SECRET: JWT_SECRET, TERM_MCP_JWT_ISSUER: JWT_ISSUER, TERM_MCP_JWT_AUDIENCE: JWT_AUDIENCE };
-const NEW_SESSION_NEXT_STEP = 'Start a new session with terminal_plan (omit session_id) and use the session_id it returns.';
+const JWT_ENV = {
+  TERM_MCP_JWT_SECRET: JWT_SECRET,
+  TERM_MCP_JWT_ISSUER: JWT_ISSUER,
+  TERM_MCP_JWT_AUDIENCE: JWT_AUDIENCE,
+};
+const NEW_SESSION_NEXT_STEP =
+  'Start a new session with terminal_plan (omit session_id) and use the session_id it returns.';
 
 async function tokenFor(subject: string): Promise<string> {
   return new SignJWT({ iss: JWT_ISSUER, aud: JWT_AUDIENCE, sub: subject })
@@ -41,14 +46,28 @@ async function tokenFor(subject: string): Promise<string> {
 }
 
 /** A modern (stateless) tools/call over raw HTTP as `token`; returns whether it failed and its structured content. */
-async function callAs(server: TestServer, token: string, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: Record<string, unknown> }> {
-  const reply = await post(server.url, modernRequest('tools/call', `${name}-call`, { name, arguments: args }), modernHeaders('tools/call', name, token));
+async function callAs(
+  server: TestServer,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; data: Record<string, unknown> }> {
+  const reply = await post(
+    server.url,
+    modernRequest('tools/call', `${name}-call`, { name, arguments: args }),
+    modernHeaders('tools/call', name, token),
+  );
   if (reply.status !== 200) throw new Error(`${name}: HTTP ${reply.status} ${reply.text}`);
   const result = reply.json?.result as { isError?: boolean; structuredContent: Record<string, unknown> };
   return { isError: result.isError === true, data: result.structuredContent };
 }
 
-async function okAs(server: TestServer, token: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function okAs(
+  server: TestServer,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const { isError, data } = await callAs(server, token, name, args);
   if (isError) throw new Error(`${name} failed: ${JSON.stringify(data)}`);
   return data;
@@ -58,7 +77,11 @@ async function okAs(server: TestServer, token: string, name: string, args: Recor
 async function startSleepAs(server: TestServer, token: string): Promise<string> {
   const plan = await okAs(server, token, 'terminal_plan', { command: 'sleep 30' });
   await okAs(server, token, 'terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
-  const started = await okAs(server, token, 'terminal_execute', { session_id: plan.session_id, plan_id: plan.id, wait_seconds: 0 });
+  const started = await okAs(server, token, 'terminal_execute', {
+    session_id: plan.session_id,
+    plan_id: plan.id,
+    wait_seconds: 0,
+  });
   expect(started.status).toBe('running');
   return String(plan.session_id);
 }
@@ -84,7 +107,9 @@ describe('one-shot executions and plans never run out of sessions', () => {
         receipts.push(await callToolOk(client, 'terminal_execute', { command: `echo one-shot ${index}` }));
       }
 
-      expect(receipts.map((receipt) => receipt.stdout)).toEqual(Array.from({ length: 50 }, (_, index) => `one-shot ${index}\n`));
+      expect(receipts.map((receipt) => receipt.stdout)).toEqual(
+        Array.from({ length: 50 }, (_, index) => `one-shot ${index}\n`),
+      );
       expect(new Set(receipts.map((receipt) => receipt.session_id)).size).toBe(50);
       expect((await callToolOk(client, 'terminal_sessions', {})).sessions).toEqual([]);
     }, 120_000);
@@ -94,11 +119,18 @@ describe('one-shot executions and plans never run out of sessions', () => {
       const { session_id } = receipt;
 
       expect(await callToolOk(client, 'terminal_receipt', { session_id })).toEqual(receipt);
-      expect(await callToolOk(client, 'terminal_read', { session_id })).toMatchObject({ finished: true, stdout: { text: 'kept for later\n' } });
+      expect(await callToolOk(client, 'terminal_read', { session_id })).toMatchObject({
+        finished: true,
+        stdout: { text: 'kept for later\n' },
+      });
       const replan = await callTool(client, 'terminal_plan', { command: 'pwd', session_id });
       expect(replan).toEqual({
         isError: true,
-        data: expect.objectContaining({ code: 'session_expired', details: { sessionId: session_id, reason: 'one_shot_finished' }, next_step: NEW_SESSION_NEXT_STEP }),
+        data: expect.objectContaining({
+          code: 'session_expired',
+          details: { sessionId: session_id, reason: 'one_shot_finished' },
+          next_step: NEW_SESSION_NEXT_STEP,
+        }),
       });
     });
 
@@ -112,11 +144,18 @@ describe('one-shot executions and plans never run out of sessions', () => {
       const evicted = await callTool(client, 'terminal_plan', { command: 'pwd', session_id: plans[0]?.session_id });
       expect(evicted).toEqual({
         isError: true,
-        data: expect.objectContaining({ code: 'session_evicted', message: expect.stringContaining('least recently used idle session'), next_step: NEW_SESSION_NEXT_STEP }),
+        data: expect.objectContaining({
+          code: 'session_evicted',
+          message: expect.stringContaining('least recently used idle session'),
+          next_step: NEW_SESSION_NEXT_STEP,
+        }),
       });
       const newest = await callToolOk(client, 'terminal_plan', { command: 'ls', session_id: plans[29]?.session_id });
       expect(newest.session_id).toBe(plans[29]?.session_id);
-      const unknown = await callTool(client, 'terminal_plan', { command: 'pwd', session_id: '00000000-0000-4000-8000-000000000000' });
+      const unknown = await callTool(client, 'terminal_plan', {
+        command: 'pwd',
+        session_id: '00000000-0000-4000-8000-000000000000',
+      });
       expect(unknown.data).toMatchObject({ code: 'session_not_found' });
     }, 60_000);
   });
@@ -128,7 +167,11 @@ describe('one-shot executions and plans never run out of sessions', () => {
     beforeAll(async () => {
       server = await startTestServer();
       client = new Client({ name: 'term-mcp-sessions-tests', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), {
+          requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
     });
 
     afterAll(async () => {
@@ -169,9 +212,19 @@ describe('execution sessions at the cap over HTTP, with two principals', () => {
     const fresh = await okAs(server, alice, 'terminal_plan', { command: 'pwd' });
 
     const evicted = await callAs(server, alice, 'terminal_plan', { command: 'pwd', session_id: idle });
-    expect(evicted).toEqual({ isError: true, data: expect.objectContaining({ code: 'session_evicted', details: { sessionId: idle, reason: 'evicted' }, next_step: NEW_SESSION_NEXT_STEP }) });
+    expect(evicted).toEqual({
+      isError: true,
+      data: expect.objectContaining({
+        code: 'session_evicted',
+        details: { sessionId: idle, reason: 'evicted' },
+        next_step: NEW_SESSION_NEXT_STEP,
+      }),
+    });
     const listed = await okAs(server, alice, 'terminal_sessions', {});
-    expect((listed.sessions as Array<{ session_id: string }>).map((session) => session.session_id)).toEqual([running, fresh.session_id]);
+    expect((listed.sessions as Array<{ session_id: string }>).map((session) => session.session_id)).toEqual([
+      running,
+      fresh.session_id,
+    ]);
     expect(await okAs(server, alice, 'terminal_read', { session_id: running })).toMatchObject({ status: 'running' });
   }, 60_000);
 
@@ -180,18 +233,29 @@ describe('execution sessions at the cap over HTTP, with two principals', () => {
     await startSleepAs(server, alice);
 
     const refused = await callAs(server, alice, 'terminal_plan', { command: 'pwd' });
-    expect(refused).toEqual({ isError: true, data: expect.objectContaining({ code: 'session_limit_reached', details: { maxSessions: 2, scope: 'principal' } }) });
+    expect(refused).toEqual({
+      isError: true,
+      data: expect.objectContaining({ code: 'session_limit_reached', details: { maxSessions: 2, scope: 'principal' } }),
+    });
     for (let index = 0; index < 5; index += 1) {
       expect(await okAs(server, bob, 'terminal_plan', { command: 'pwd' })).toMatchObject({ status: 'planned' });
     }
-    expect(await okAs(server, bob, 'terminal_execute', { command: 'echo bob runs' })).toMatchObject({ status: 'succeeded', stdout: 'bob runs\n' });
+    expect(await okAs(server, bob, 'terminal_execute', { command: 'echo bob runs' })).toMatchObject({
+      status: 'succeeded',
+      stdout: 'bob runs\n',
+    });
   }, 60_000);
 
   test('terminal_sessions pages with a cursor', async () => {
-    const server2 = await startTestServer({ MAX_CONCURRENT_SESSIONS: '10', TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: '10', TERM_MCP_PAGE_SIZE: '2' });
+    const server2 = await startTestServer({
+      MAX_CONCURRENT_SESSIONS: '10',
+      TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: '10',
+      TERM_MCP_PAGE_SIZE: '2',
+    });
     try {
       const ids: unknown[] = [];
-      for (let index = 0; index < 5; index += 1) ids.push((await okAs(server2, TOKEN, 'terminal_plan', { command: 'pwd' })).session_id);
+      for (let index = 0; index < 5; index += 1)
+        ids.push((await okAs(server2, TOKEN, 'terminal_plan', { command: 'pwd' })).session_id);
       const seen: unknown[] = [];
       let cursor: unknown;
       let pages = 0;
@@ -223,7 +287,9 @@ describe('the web API (the browser UI opens a session per load)', () => {
 
       const evicted = await callAs(server, TOKEN, 'terminal_plan', { command: 'pwd', session_id: ids[0] });
       expect(evicted.data).toMatchObject({ code: 'session_evicted' });
-      expect(await okAs(server, TOKEN, 'terminal_plan', { command: 'pwd', session_id: ids[29] })).toMatchObject({ session_id: ids[29] });
+      expect(await okAs(server, TOKEN, 'terminal_plan', { command: 'pwd', session_id: ids[29] })).toMatchObject({
+        session_id: ids[29],
+      });
     } finally {
       await server.stop();
     }
@@ -233,18 +299,33 @@ describe('the web API (the browser UI opens a session per load)', () => {
 describe('legacy HTTP transport sessions at the cap', () => {
   test('200 initializes without DELETE all succeed at a cap of 100 with eviction after 0 s; the oldest sessions answer 404', async () => {
     // The default cap (10 000) and eviction delay (900 s) keep every session here: tests/e2e/http-legacy-sessions-long-lived.test.ts.
-    const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '100', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0' });
+    const server = await startTestServer({
+      TERM_MCP_MAX_LEGACY_SESSIONS: '100',
+      TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0',
+    });
     try {
       const ids: string[] = [];
       for (let index = 0; index < 200; index += 1) ids.push(await openLegacySession(server.url));
 
-      const oldest = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, legacyHeaders(ids[0] ?? ''));
-      const newest = await post(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, legacyHeaders(ids[199] ?? ''));
+      const oldest = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        legacyHeaders(ids[0] ?? ''),
+      );
+      const newest = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        legacyHeaders(ids[199] ?? ''),
+      );
       expect(oldest.status).toBe(404);
       expect(oldest.json).toEqual({
         jsonrpc: '2.0',
         id: 1,
-        error: { code: -32600, message: 'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session' },
+        error: {
+          code: -32600,
+          message:
+            'Session not found: the server ended it to make room (it was the least recently used idle session); initialize a new session',
+        },
       });
       expect(newest.status).toBe(200);
     } finally {
@@ -254,17 +335,38 @@ describe('legacy HTTP transport sessions at the cap', () => {
 
   test('the Inspector CLI (which never sends DELETE) keeps connecting past the cap', async () => {
     // Cap 2, so a principal's share is 1: every run after the first ends the previous run's idle session.
-    const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '2', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0' });
+    const server = await startTestServer({
+      TERM_MCP_MAX_LEGACY_SESSIONS: '2',
+      TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0',
+    });
     try {
       const inspector = path.join(REPO_ROOT, 'node_modules', '.bin', 'mcp-inspector');
       for (let run = 0; run < 4; run += 1) {
         const { stdout } = await promisify(execFile)(
           inspector,
-          ['--cli', server.url, '--header', `Authorization: Bearer ${TOKEN}`, '--method', 'tools/call', '--tool-name', 'terminal_execute', '--tool-arg', `command=echo inspector ${run}`, '--format', 'json'],
+          [
+            '--cli',
+            server.url,
+            '--header',
+            `Authorization: Bearer ${TOKEN}`,
+            '--method',
+            'tools/call',
+            '--tool-name',
+            'terminal_execute',
+            '--tool-arg',
+            `command=echo inspector ${run}`,
+            '--format',
+            'json',
+          ],
           { timeout: 60_000 },
         );
-        const output = JSON.parse(stdout) as { result: { isError: boolean; structuredContent: Record<string, unknown> } };
-        expect(output.result).toMatchObject({ isError: false, structuredContent: { status: 'succeeded', stdout: `inspector ${run}\n` } });
+        const output = JSON.parse(stdout) as {
+          result: { isError: boolean; structuredContent: Record<string, unknown> };
+        };
+        expect(output.result).toMatchObject({
+          isError: false,
+          structuredContent: { status: 'succeeded', stdout: `inspector ${run}\n` },
+        });
       }
     } finally {
       await server.stop();
@@ -272,13 +374,28 @@ describe('legacy HTTP transport sessions at the cap', () => {
   }, 180_000);
 
   test('a session with a request in flight is never evicted, and one busy principal does not block another', async () => {
-    const server = await startTestServer({ ...JWT_ENV, TERM_MCP_MAX_LEGACY_SESSIONS: '4', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0', APPROVAL_MODE: 'trusted' });
+    const server = await startTestServer({
+      ...JWT_ENV,
+      TERM_MCP_MAX_LEGACY_SESSIONS: '4',
+      TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0',
+      APPROVAL_MODE: 'trusted',
+    });
     try {
       const [alice, bob] = await Promise.all([tokenFor('alice'), tokenFor('bob')]);
       const busy = await openLegacySession(server.url, alice);
-      const call = (id: string, body: Record<string, unknown>, token: string) => post(server.url, body, legacyHeaders(id, token));
+      const call = (id: string, body: Record<string, unknown>, token: string) =>
+        post(server.url, body, legacyHeaders(id, token));
       // In flight until cancelled below, however slow the machine.
-      const inFlight = call(busy, { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: 'sleep 30' } } }, alice);
+      const inFlight = call(
+        busy,
+        {
+          jsonrpc: '2.0',
+          id: 'slow',
+          method: 'tools/call',
+          params: { name: 'terminal_execute', arguments: { command: 'sleep 30' } },
+        },
+        alice,
+      );
       await waitFor(() => hasRunningCommand(server, alice));
       const other = await openLegacySession(server.url, alice);
 
@@ -289,7 +406,9 @@ describe('legacy HTTP transport sessions at the cap', () => {
       await cancelRunning(server, alice);
       const slow = await inFlight;
       expect(slow.status).toBe(200);
-      expect((slow.json?.result as { structuredContent: Record<string, unknown> }).structuredContent).toMatchObject({ status: 'cancelled' });
+      expect((slow.json?.result as { structuredContent: Record<string, unknown> }).structuredContent).toMatchObject({
+        status: 'cancelled',
+      });
       expect((await call(busy, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, alice)).status).toBe(200);
       const ended = await call(other, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, alice);
       expect(ended.status).toBe(404);
@@ -297,17 +416,31 @@ describe('legacy HTTP transport sessions at the cap', () => {
       // To another principal the same id is just unknown: its existence never leaks.
       const probed = await call(other, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, bob);
       expect(probed.json?.error).toEqual({ code: -32600, message: 'Session not found: initialize a new session' });
-      for (const id of bobs) expect((await call(id, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, bob)).status).toBe(200);
+      for (const id of bobs)
+        expect((await call(id, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, bob)).status).toBe(200);
     } finally {
       await server.stop();
     }
   }, 60_000);
 
   test('refuses an initialize with 503 only when every session of the principal is serving a request', async () => {
-    const server = await startTestServer({ TERM_MCP_MAX_LEGACY_SESSIONS: '1', TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0', APPROVAL_MODE: 'trusted' });
+    const server = await startTestServer({
+      TERM_MCP_MAX_LEGACY_SESSIONS: '1',
+      TERM_MCP_LEGACY_SESSION_EVICTABLE_AFTER: '0',
+      APPROVAL_MODE: 'trusted',
+    });
     try {
       const busy = await openLegacySession(server.url);
-      const inFlight = post(server.url, { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'terminal_execute', arguments: { command: 'sleep 30' } } }, legacyHeaders(busy));
+      const inFlight = post(
+        server.url,
+        {
+          jsonrpc: '2.0',
+          id: 'slow',
+          method: 'tools/call',
+          params: { name: 'terminal_execute', arguments: { command: 'sleep 30' } },
+        },
+        legacyHeaders(busy),
+      );
       await waitFor(() => hasRunningCommand(server, TOKEN));
 
       const refused = await post(server.url, INITIALIZE, { Authorization: `Bearer ${TOKEN}`, Accept: ACCEPT_BOTH });
@@ -319,7 +452,11 @@ describe('legacy HTTP transport sessions at the cap', () => {
       expect(refused.json).toEqual({
         jsonrpc: '2.0',
         id: 'init',
-        error: { code: -32600, message: 'Too many sessions: every session is serving a request or was used recently; retry later (or end an unused one with DELETE /mcp)' },
+        error: {
+          code: -32600,
+          message:
+            'Too many sessions: every session is serving a request or was used recently; retry later (or end an unused one with DELETE /mcp)',
+        },
       });
       expect(accepted.status).toBe(200);
     } finally {
@@ -331,7 +468,9 @@ describe('legacy HTTP transport sessions at the cap', () => {
 /** The execution session of the principal running a command, if any: asked statelessly (2026-07-28), no transport session. */
 async function runningSession(server: TestServer, token: string): Promise<string | undefined> {
   const { sessions } = await okAs(server, token, 'terminal_sessions', {});
-  return (sessions as Array<{ session_id: string; running_command: unknown }>).find((session) => session.running_command !== null)?.session_id;
+  return (sessions as Array<{ session_id: string; running_command: unknown }>).find(
+    (session) => session.running_command !== null,
+  )?.session_id;
 }
 
 async function hasRunningCommand(server: TestServer, token: string): Promise<boolean> {
@@ -382,14 +521,20 @@ describe('with @modelcontextprotocol/sdk 1.x over STDIO (validates every success
     }
     const planned: unknown[] = [];
     for (let index = 0; index < 3; index += 1) {
-      const plan = (await client.callTool({ name: 'terminal_plan', arguments: { command: 'pwd' } })).structuredContent as Record<string, unknown>;
+      const plan = (await client.callTool({ name: 'terminal_plan', arguments: { command: 'pwd' } }))
+        .structuredContent as Record<string, unknown>;
       planned.push(plan.session_id);
     }
 
-    const first = (await client.callTool({ name: 'terminal_sessions', arguments: {} })).structuredContent as Record<string, unknown>;
-    const second = (await client.callTool({ name: 'terminal_sessions', arguments: { cursor: first.next_cursor } })).structuredContent as Record<string, unknown>;
+    const first = (await client.callTool({ name: 'terminal_sessions', arguments: {} })).structuredContent as Record<
+      string,
+      unknown
+    >;
+    const second = (await client.callTool({ name: 'terminal_sessions', arguments: { cursor: first.next_cursor } }))
+      .structuredContent as Record<string, unknown>;
 
-    const idsOf = (page: Record<string, unknown>): unknown[] => (page.sessions as Array<{ session_id: string }>).map((session) => session.session_id);
+    const idsOf = (page: Record<string, unknown>): unknown[] =>
+      (page.sessions as Array<{ session_id: string }>).map((session) => session.session_id);
     expect(idsOf(first)).toEqual(planned.slice(0, 2));
     expect(idsOf(second)).toEqual(planned.slice(2));
     expect(second.next_cursor).toBeUndefined();

@@ -30,7 +30,10 @@ describe('term-mcp stdio loads only what STDIO uses', () => {
         '}\n',
     );
     const register = path.join(scratch.root, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
     const peer = new StdioPeer({
       WORKSPACE_ROOT: workspace.root,
       TERM_MCP_SANDBOX: 'off',
@@ -41,7 +44,10 @@ describe('term-mcp stdio loads only what STDIO uses', () => {
     try {
       const listed = await peer.request(modern('tools/list', 1), 30_000);
       expect(Array.isArray(listed.result?.tools)).toBe(true);
-      const executed = await peer.request(modern('tools/call', 2, { name: 'terminal_execute', arguments: { command: 'echo hi' } }), 30_000);
+      const executed = await peer.request(
+        modern('tools/call', 2, { name: 'terminal_execute', arguments: { command: 'echo hi' } }),
+        30_000,
+      );
       expect(executed.result).toMatchObject({ isError: false, structuredContent: { stdout: 'hi\n' } });
       expect(await peer.end()).toBe(0);
 
@@ -50,14 +56,18 @@ describe('term-mcp stdio loads only what STDIO uses', () => {
         .split('\n')
         .filter((url) => url.startsWith('file:'))
         .map((url) => path.relative(REPO_ROOT, fileURLToPath(url)));
-      const chunkMap = JSON.parse(readFileSync(path.join(REPO_ROOT, 'dist', 'cli-bundle-meta.json'), 'utf8')) as BundleMeta;
+      const chunkMap = JSON.parse(
+        readFileSync(path.join(REPO_ROOT, 'dist', 'cli-bundle-meta.json'), 'utf8'),
+      ) as BundleMeta;
       const loaded = loadedFiles.flatMap((file) => Object.keys(chunkMap.outputs[file]?.inputs ?? {}));
       // The hook saw the server itself, so an empty list cannot pass for a clean one.
       expect(loadedFiles).toContain(path.join('dist', 'main', 'cli.js'));
       expect(loaded).toContain('dist/main/run-stdio.js');
       expect(loaded.some((source) => source.startsWith('node_modules/zod/'))).toBe(true);
       const unwanted = loaded.filter((source) =>
-        /^node_modules\/(express|helmet|jose|body-parser|router|@modelcontextprotocol)\/|^dist\/adapters\/(http|deepseek)\/|^dist\/application\/chat\/|^dist\/main\/(http-app|run-http|web-mounts|receipt-http-mounts|modules\/web-module|modules\/receipt-http-module)\.js$/.test(source),
+        /^node_modules\/(express|helmet|jose|body-parser|router|@modelcontextprotocol)\/|^dist\/adapters\/(http|deepseek)\/|^dist\/application\/chat\/|^dist\/main\/(http-app|run-http|web-mounts|receipt-http-mounts|modules\/web-module|modules\/receipt-http-module)\.js$/.test(
+          source,
+        ),
       );
       expect(unwanted).toEqual([]);
     } finally {

@@ -58,7 +58,12 @@ describe('term-mcp stdio: protocol core, stateless requests on one shared server
       resultType: 'complete',
       ttlMs: 3_600_000,
       cacheScope: 'private',
-      _meta: { 'io.modelcontextprotocol/serverInfo': expect.objectContaining({ name: 'term-mcp', version: expect.any(String) }) },
+      _meta: {
+        'io.modelcontextprotocol/serverInfo': expect.objectContaining({
+          name: 'term-mcp',
+          version: expect.any(String),
+        }),
+      },
     });
   });
 
@@ -72,7 +77,11 @@ describe('term-mcp stdio: protocol core, stateless requests on one shared server
       const response = await peer.request(modern(method, method));
       expect(response.error).toBeUndefined();
       expect(Array.isArray(response.result?.[key])).toBe(true);
-      expect(response.result).toMatchObject({ resultType: 'complete', cacheScope: 'private', ttlMs: expect.any(Number) });
+      expect(response.result).toMatchObject({
+        resultType: 'complete',
+        cacheScope: 'private',
+        ttlMs: expect.any(Number),
+      });
       expect(response.result?._meta).toHaveProperty(['io.modelcontextprotocol/serverInfo']);
     }
   });
@@ -144,7 +153,8 @@ describe('term-mcp stdio: protocol core, stateless requests on one shared server
   test('handles many requests in flight; every answer keeps its id', async () => {
     const since = peer.messages.length;
     const ids = Array.from({ length: 64 }, (_, index) => `req-${index}`);
-    for (const id of ids) peer.send({ jsonrpc: '2.0', ...modern(id.endsWith('3') ? 'prompts/list' : 'tools/list', id) });
+    for (const id of ids)
+      peer.send({ jsonrpc: '2.0', ...modern(id.endsWith('3') ? 'prompts/list' : 'tools/list', id) });
     for (const id of ids) {
       const response = await peer.waitFor((m) => m.id === id, undefined, since);
       expect(response.result?.[id.endsWith('3') ? 'prompts' : 'tools']).toBeDefined();
@@ -154,7 +164,9 @@ describe('term-mcp stdio: protocol core, stateless requests on one shared server
 
   test('a line over the size limit gets -32600 and the server keeps serving', async () => {
     const since = peer.messages.length;
-    peer.sendRaw(`{"jsonrpc":"2.0","id":"big","method":"tools/list","params":{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}}\n`);
+    peer.sendRaw(
+      `{"jsonrpc":"2.0","id":"big","method":"tools/list","params":{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}}\n`,
+    );
     const oversized = await peer.waitFor((m) => m.error?.code === -32600, undefined, since);
     expect(oversized.error?.message).toMatch(/size/);
     const after = await peer.request(modern('server/discover', 'after-big'));
@@ -193,7 +205,11 @@ describe('term-mcp stdio: protocol core, a server per test (legacy handshake, en
     });
     expect(init.result).toMatchObject({
       protocolVersion: '2025-11-25',
-      capabilities: { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false }, prompts: { listChanged: false } },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { subscribe: false, listChanged: false },
+        prompts: { listChanged: false },
+      },
       serverInfo: { name: 'term-mcp' },
     });
     expect(init.result).not.toHaveProperty('resultType');

@@ -11,7 +11,10 @@ describe('term-mcp stdio shutdown', () => {
     const peer = new StdioPeer({ WORKSPACE_ROOT: workspace.root, APPROVAL_MODE: 'trusted' });
     try {
       const started = await peer.request(
-        modern('tools/call', 'bg', { name: 'terminal_execute', arguments: { command: `sleep ${marker[1]}`, wait_seconds: 0 } }),
+        modern('tools/call', 'bg', {
+          name: 'terminal_execute',
+          arguments: { command: `sleep ${marker[1]}`, wait_seconds: 0 },
+        }),
       );
       expect(started.result).toMatchObject({ isError: false, structuredContent: { status: 'running' } });
       // The sandbox execs the command a few milliseconds after the launcher started.

@@ -5,7 +5,16 @@ import { SignJWT } from 'jose';
 import { livePidsRunning, pollUntil } from '../support/live-processes';
 import { StdioPeer } from '../support/stdio-peer';
 import { CLI_PATH, makeTempWorkspace } from '../support/workspace';
-import { ACCEPT_BOTH, JWT_AUDIENCE, JWT_ISSUER, JWT_SECRET, MODERN_META, TOKEN, type Reply, read } from './http-harness';
+import {
+  ACCEPT_BOTH,
+  JWT_AUDIENCE,
+  JWT_ISSUER,
+  JWT_SECRET,
+  MODERN_META,
+  TOKEN,
+  type Reply,
+  read,
+} from './http-harness';
 
 /**
  * The tasks extension (ext-tasks draft of 2026-07-28, issue 25) against the built CLI over real HTTP: long commands
@@ -14,7 +23,10 @@ import { ACCEPT_BOTH, JWT_AUDIENCE, JWT_ISSUER, JWT_SECRET, MODERN_META, TOKEN, 
  */
 
 const TASKS = 'io.modelcontextprotocol/tasks';
-const TASKS_META = Object.freeze({ ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } } });
+const TASKS_META = Object.freeze({
+  ...MODERN_META,
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+});
 
 interface Server {
   child: ChildProcess;
@@ -83,7 +95,12 @@ async function resultOf(reply: Reply): Promise<Record<string, unknown>> {
   return reply.json.result as Record<string, unknown>;
 }
 
-async function callTool(token: string, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function callTool(
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  meta?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   return resultOf(await rpc('tools/call', { name, arguments: args }, { token, name, meta }));
 }
 
@@ -92,7 +109,11 @@ async function getTask(token: string, taskId: string): Promise<Record<string, un
 }
 
 /** Plans `command` as alice, approves it (it needs approval in the default mode), and executes it with `execute`. */
-async function planApproveExecute(command: string, execute: Record<string, unknown> = {}, meta?: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function planApproveExecute(
+  command: string,
+  execute: Record<string, unknown> = {},
+  meta?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const plan = (await callTool(alice, 'terminal_plan', { command })).structuredContent as Record<string, unknown>;
   const approved = await callTool(alice, 'terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
   expect(approved.isError).toBe(false);
@@ -101,10 +122,14 @@ async function planApproveExecute(command: string, execute: Record<string, unkno
 
 async function waitForStatus(taskId: string, status: string): Promise<Record<string, unknown>> {
   let task: Record<string, unknown> = {};
-  await pollUntil(async () => {
-    task = await getTask(alice, taskId);
-    return task.status === status;
-  }, `task ${taskId} to be ${status}`, 60_000);
+  await pollUntil(
+    async () => {
+      task = await getTask(alice, taskId);
+      return task.status === status;
+    },
+    `task ${taskId} to be ${status}`,
+    60_000,
+  );
   return task;
 }
 
@@ -164,7 +189,12 @@ describe('the tasks extension over HTTP (built CLI)', () => {
   test('a five-minute command answers with a task while it runs; tasks/get shows its redacted output tail; tasks/cancel leaves no process', async () => {
     const marker = ['/usr/bin/sleep', String(300 + (process.pid % 97))];
     const created = await planApproveExecute(`echo started-marker password=hunter2-canary; sleep ${marker[1]}`);
-    expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
+    expect(created).toMatchObject({
+      resultType: 'task',
+      status: 'working',
+      ttlMs: expect.any(Number),
+      pollIntervalMs: expect.any(Number),
+    });
     expect(created).not.toHaveProperty('content');
     const taskId = String(created.taskId);
     // The command is alive after the call answered: the answer did not wait for it.
@@ -202,7 +232,11 @@ describe('the tasks extension over HTTP (built CLI)', () => {
     const created = await planApproveExecute('sleep 1; ls no-such-file', { wait_seconds: 0 });
     expect(created.resultType).toBe('task');
     const done = await waitForStatus(String(created.taskId), 'completed');
-    const result = done.result as { isError: boolean; structuredContent: Record<string, unknown>; content: Array<{ text: string }> };
+    const result = done.result as {
+      isError: boolean;
+      structuredContent: Record<string, unknown>;
+      content: Array<{ text: string }>;
+    };
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ status: 'failed', exit_code: 2, signature: expect.any(String) });
     expect(JSON.parse(result.content[0]?.text ?? '{}')).toEqual(result.structuredContent);
@@ -222,13 +256,23 @@ describe('the tasks extension over HTTP (built CLI)', () => {
     expect(running).not.toHaveProperty('taskId');
     const structured = running.structuredContent as Record<string, unknown>;
     expect(structured).toMatchObject({ status: 'running', command_id: expect.any(String) });
-    const cancelled = await callTool(alice, 'terminal_cancel', { session_id: structured.session_id, command_id: structured.command_id });
+    const cancelled = await callTool(alice, 'terminal_cancel', {
+      session_id: structured.session_id,
+      command_id: structured.command_id,
+    });
     expect(cancelled.structuredContent).toEqual({ cancelled: true });
   }, 60_000);
 
   test('tasks/get without the extension declared is -32021 naming it', async () => {
-    const reply = await rpc('tasks/get', { taskId: 'task_whatever' }, { token: alice, name: 'task_whatever', meta: MODERN_META });
-    expect(reply.json?.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+    const reply = await rpc(
+      'tasks/get',
+      { taskId: 'task_whatever' },
+      { token: alice, name: 'task_whatever', meta: MODERN_META },
+    );
+    expect(reply.json?.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    });
   });
 
   test('another principal gets -32602 for the task, as for an unknown id, and cannot cancel it', async () => {
@@ -238,7 +282,11 @@ describe('the tasks extension over HTTP (built CLI)', () => {
     await pollUntil(() => livePidsRunning(marker).length === 1, 'the sleep to run');
 
     const foreign = await rpc('tasks/get', { taskId }, { token: mallory, name: taskId });
-    const unknown = await rpc('tasks/get', { taskId: 'task_no-such-task' }, { token: mallory, name: 'task_no-such-task' });
+    const unknown = await rpc(
+      'tasks/get',
+      { taskId: 'task_no-such-task' },
+      { token: mallory, name: 'task_no-such-task' },
+    );
     expect(foreign.json?.error).toMatchObject({ code: -32602, message: 'Unknown task' });
     expect(unknown.json?.error).toMatchObject({ code: -32602, message: 'Unknown task' });
     const staticToken = await rpc('tasks/get', { taskId }, { token: TOKEN, name: taskId });
@@ -290,8 +338,15 @@ describe('the tasks extension over STDIO (built CLI)', () => {
   let peer: StdioPeer;
   const request = (method: string, id: string, params: Record<string, unknown>): ReturnType<StdioPeer['request']> =>
     peer.request({ jsonrpc: '2.0', id, method, params: { ...params, _meta: TASKS_META } }, 60_000);
-  const structured = async (id: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
-    ((await request('tools/call', id, { name, arguments: args })).result?.structuredContent ?? {}) as Record<string, unknown>;
+  const structured = async (
+    id: string,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> =>
+    ((await request('tools/call', id, { name, arguments: args })).result?.structuredContent ?? {}) as Record<
+      string,
+      unknown
+    >;
 
   beforeAll(() => {
     stdioWorkspace = makeTempWorkspace('term-mcp-tasks-stdio-');
@@ -307,7 +362,13 @@ describe('the tasks extension over STDIO (built CLI)', () => {
     const marker = ['/usr/bin/sleep', String(500 + (process.pid % 97))];
     const plan = await structured('plan', 'terminal_plan', { command: `sleep ${marker[1]}` });
     await structured('approve', 'terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
-    const created = (await request('tools/call', 'execute', { name: 'terminal_execute', arguments: { session_id: plan.session_id, plan_id: plan.id } })).result ?? {};
+    const created =
+      (
+        await request('tools/call', 'execute', {
+          name: 'terminal_execute',
+          arguments: { session_id: plan.session_id, plan_id: plan.id },
+        })
+      ).result ?? {};
     expect(created).toMatchObject({ resultType: 'task', status: 'working' });
     const taskId = String(created.taskId);
     await pollUntil(() => livePidsRunning(marker).length === 1, 'the sleep to run');
@@ -316,10 +377,14 @@ describe('the tasks extension over STDIO (built CLI)', () => {
     expect((await request('tasks/cancel', 'cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
     let status: unknown;
     let polls = 0;
-    await pollUntil(async () => {
-      status = (await request('tasks/get', `get-${(polls += 1)}`, { taskId })).result?.status;
-      return status === 'cancelled';
-    }, 'the task to be cancelled', 60_000);
+    await pollUntil(
+      async () => {
+        status = (await request('tasks/get', `get-${(polls += 1)}`, { taskId })).result?.status;
+        return status === 'cancelled';
+      },
+      'the task to be cancelled',
+      60_000,
+    );
     expect(livePidsRunning(marker)).toEqual([]);
   }, 120_000);
 });

@@ -20,7 +20,10 @@ describe('policy file at start-up', () => {
     outside.remove();
   });
 
-  function runStdio(env: Record<string, string>, input = ''): { status: number | null; stdout: string; stderr: string } {
+  function runStdio(
+    env: Record<string, string>,
+    input = '',
+  ): { status: number | null; stdout: string; stderr: string } {
     const result = spawnSync(process.execPath, [CLI_PATH, 'stdio'], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WORKSPACE_ROOT: workspace.root, ...env },
       input,
@@ -60,7 +63,9 @@ describe('policy file at start-up', () => {
     const request = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'terminal_plan', arguments: { command: 'touch a.txt' }, _meta: MODERN_META } })}\n`;
     const fromFile = JSON.parse(runStdio({ TERM_MCP_POLICY: file }, request).stdout.split('\n')[0] ?? '{}');
     expect(fromFile.result.structuredContent).toMatchObject({ mode: 'confirm', status: 'planned' });
-    const overridden = JSON.parse(runStdio({ TERM_MCP_POLICY: file, APPROVAL_MODE: 'inspect' }, request).stdout.split('\n')[0] ?? '{}');
+    const overridden = JSON.parse(
+      runStdio({ TERM_MCP_POLICY: file, APPROVAL_MODE: 'inspect' }, request).stdout.split('\n')[0] ?? '{}',
+    );
     expect(overridden.result.structuredContent).toMatchObject({ mode: 'inspect', status: 'blocked' });
   });
 });

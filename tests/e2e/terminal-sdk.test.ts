@@ -10,9 +10,20 @@ import { makeTempWorkspace } from '../support/workspace';
  */
 
 const TOOL_ORDER = [
-  'terminal_plan', 'terminal_approve', 'terminal_execute', 'terminal_retry', 'terminal_pause', 'terminal_resume',
-  'terminal_cancel', 'terminal_receipt', 'terminal_read', 'terminal_input', 'terminal_session_close', 'terminal_sessions',
-  'terminal_open', 'terminal_screen',
+  'terminal_plan',
+  'terminal_approve',
+  'terminal_execute',
+  'terminal_retry',
+  'terminal_pause',
+  'terminal_resume',
+  'terminal_cancel',
+  'terminal_receipt',
+  'terminal_read',
+  'terminal_input',
+  'terminal_session_close',
+  'terminal_sessions',
+  'terminal_open',
+  'terminal_screen',
 ];
 
 describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the official SDK (%s era)', (era) => {
@@ -37,7 +48,10 @@ describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the off
       for (const tool of tools) {
         expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
         expect(tool.outputSchema).toMatchObject({ type: 'object' });
-        expect(tool.annotations).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean) });
+        expect(tool.annotations).toMatchObject({
+          readOnlyHint: expect.any(Boolean),
+          destructiveHint: expect.any(Boolean),
+        });
       }
     });
 
@@ -45,9 +59,17 @@ describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the off
       const plan = await ok(client, 'terminal_plan', { command: 'ls' });
       expect(plan).toMatchObject({ status: 'planned', policy: { verdict: 'allow' } });
       const receipt = await ok(client, 'terminal_execute', { session_id: plan.session_id, plan_id: plan.id });
-      expect(receipt).toMatchObject({ status: 'succeeded', stdout: 'hello.txt\n', signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(receipt).toMatchObject({
+        status: 'succeeded',
+        stdout: 'hello.txt\n',
+        signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
       const read = await ok(client, 'terminal_read', { session_id: plan.session_id });
-      expect(read).toMatchObject({ status: 'succeeded', finished: true, stdout: { text: 'hello.txt\n', complete: true } });
+      expect(read).toMatchObject({
+        status: 'succeeded',
+        finished: true,
+        stdout: { text: 'hello.txt\n', complete: true },
+      });
     });
 
     test('echo hello in the background (wait_seconds 0), polled with terminal_read', async () => {
@@ -69,14 +91,24 @@ describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the off
       expect(receipt).toMatchObject({ status: 'succeeded', stdout: 'hello\n', command_id: started.command_id });
     });
 
-    test.each(['cat /etc/passwd', 'ls; rm -rf /'])('%s plans as blocked, and executing it is an actionable tool error', async (command) => {
-      const planned = await call(client, 'terminal_plan', { command });
-      expect(planned.isError).toBe(false);
-      expect(planned.data).toMatchObject({ status: 'blocked', policy: { allowed: false, verdict: 'deny' } });
-      const executed = await call(client, 'terminal_execute', { session_id: planned.data.session_id, plan_id: planned.data.id });
-      expect(executed.isError).toBe(true);
-      expect(executed.data).toMatchObject({ code: 'plan_blocked', message: 'blocked plans cannot be executed', next_step: expect.stringContaining('do not retry') });
-    });
+    test.each(['cat /etc/passwd', 'ls; rm -rf /'])(
+      '%s plans as blocked, and executing it is an actionable tool error',
+      async (command) => {
+        const planned = await call(client, 'terminal_plan', { command });
+        expect(planned.isError).toBe(false);
+        expect(planned.data).toMatchObject({ status: 'blocked', policy: { allowed: false, verdict: 'deny' } });
+        const executed = await call(client, 'terminal_execute', {
+          session_id: planned.data.session_id,
+          plan_id: planned.data.id,
+        });
+        expect(executed.isError).toBe(true);
+        expect(executed.data).toMatchObject({
+          code: 'plan_blocked',
+          message: 'blocked plans cannot be executed',
+          next_step: expect.stringContaining('do not retry'),
+        });
+      },
+    );
 
     test('sleep 5 needs approval, then pauses, resumes and is cancelled', async () => {
       const plan = await ok(client, 'terminal_plan', { command: 'sleep 5' });
@@ -85,7 +117,8 @@ describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the off
       await ok(client, 'terminal_approve', { session_id, plan_id: plan.id });
       const execution = call(client, 'terminal_execute', { session_id, plan_id: plan.id });
       let sessions = await ok(client, 'terminal_sessions', {});
-      for (let polls = 0; !runningIn(sessions, session_id) && polls < 100; polls += 1) sessions = await ok(client, 'terminal_sessions', {});
+      for (let polls = 0; !runningIn(sessions, session_id) && polls < 100; polls += 1)
+        sessions = await ok(client, 'terminal_sessions', {});
       expect(await ok(client, 'terminal_pause', { session_id })).toEqual({ paused: true });
       expect(await ok(client, 'terminal_resume', { session_id })).toEqual({ resumed: true });
       expect(await ok(client, 'terminal_cancel', { session_id })).toEqual({ cancelled: true });
@@ -123,23 +156,38 @@ describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the off
 
     test('plan -> approve -> execute for touch note.txt, with every refused transition', async () => {
       const plan = await ok(client, 'terminal_plan', { command: 'touch note.txt' });
-      expect(plan).toMatchObject({ status: 'planned', mode: 'confirm', policy: { requires_approval: true, risk: 'high' } });
+      expect(plan).toMatchObject({
+        status: 'planned',
+        mode: 'confirm',
+        policy: { requires_approval: true, risk: 'high' },
+      });
       const session_id = plan.session_id;
 
       const early = await call(client, 'terminal_execute', { session_id, plan_id: plan.id });
-      expect(early).toMatchObject({ isError: true, data: { code: 'approval_required', message: 'plan requires explicit approval' } });
+      expect(early).toMatchObject({
+        isError: true,
+        data: { code: 'approval_required', message: 'plan requires explicit approval' },
+      });
       expect(existsSync(path.join(workspace.root, 'note.txt'))).toBe(false);
 
-      expect(await ok(client, 'terminal_approve', { session_id, plan_id: plan.id })).toMatchObject({ status: 'approved' });
+      expect(await ok(client, 'terminal_approve', { session_id, plan_id: plan.id })).toMatchObject({
+        status: 'approved',
+      });
       const twice = await call(client, 'terminal_approve', { session_id, plan_id: plan.id });
-      expect(twice).toMatchObject({ isError: true, data: { code: 'invalid_plan_transition', message: 'plan cannot be approved from approved' } });
+      expect(twice).toMatchObject({
+        isError: true,
+        data: { code: 'invalid_plan_transition', message: 'plan cannot be approved from approved' },
+      });
 
       const receipt = await ok(client, 'terminal_execute', { session_id, plan_id: plan.id });
       expect(receipt).toMatchObject({ status: 'succeeded', approved: true, risk: 'high', mode: 'confirm' });
       expect(existsSync(path.join(workspace.root, 'note.txt'))).toBe(true);
 
       const again = await call(client, 'terminal_execute', { session_id, plan_id: plan.id });
-      expect(again).toMatchObject({ isError: true, data: { message: 'plan cannot execute from succeeded', next_step: expect.stringContaining('terminal_retry') } });
+      expect(again).toMatchObject({
+        isError: true,
+        data: { message: 'plan cannot execute from succeeded', next_step: expect.stringContaining('terminal_retry') },
+      });
 
       const retried = await ok(client, 'terminal_retry', { session_id, plan_id: plan.id });
       expect(retried).toMatchObject({ status: 'planned', command: 'touch note.txt', approval_id: expect.any(String) });
@@ -148,20 +196,39 @@ describe.each<Era>(['legacy', 'modern'])('terminal tools over stdio with the off
       expect(await ok(client, 'terminal_receipt', { session_id })).toEqual(receipt);
       const sessions = await ok(client, 'terminal_sessions', {});
       expect(sessions.sessions).toEqual(
-        expect.arrayContaining([expect.objectContaining({ session_id, plans: expect.objectContaining({ succeeded: 1, planned: 1 }), receipts: 1 })]),
+        expect.arrayContaining([
+          expect.objectContaining({
+            session_id,
+            plans: expect.objectContaining({ succeeded: 1, planned: 1 }),
+            receipts: 1,
+          }),
+        ]),
       );
       expect(await ok(client, 'terminal_session_close', { session_id })).toEqual({ session_id, closed: true });
       const closed = await call(client, 'terminal_receipt', { session_id });
-      expect(closed).toMatchObject({ isError: true, data: { code: 'session_not_found', message: 'unknown or expired session' } });
+      expect(closed).toMatchObject({
+        isError: true,
+        data: { code: 'session_not_found', message: 'unknown or expired session' },
+      });
     });
 
     test('a plan of another session and a missing session are actionable tool errors', async () => {
       const first = await ok(client, 'terminal_plan', { command: 'echo one' });
       const second = await ok(client, 'terminal_plan', { command: 'echo two' });
       const crossed = await call(client, 'terminal_execute', { session_id: second.session_id, plan_id: first.id });
-      expect(crossed).toMatchObject({ isError: true, data: { code: 'plan_not_found', message: 'plan does not belong to this session', next_step: expect.any(String) } });
+      expect(crossed).toMatchObject({
+        isError: true,
+        data: {
+          code: 'plan_not_found',
+          message: 'plan does not belong to this session',
+          next_step: expect.any(String),
+        },
+      });
       const missing = await call(client, 'terminal_pause', { session_id: 'no-such-session' });
-      expect(missing).toMatchObject({ isError: true, data: { code: 'session_not_found', next_step: expect.any(String) } });
+      expect(missing).toMatchObject({
+        isError: true,
+        data: { code: 'session_not_found', next_step: expect.any(String) },
+      });
     });
   });
 });

@@ -42,12 +42,19 @@ test(`terminal sessions are not on the host's /dev/pts, and ${String(CYCLES)} op
     for (let cycle = 0; cycle < CYCLES; cycle += 1) {
       const opened = await screenCall(server.client, 'terminal_open', { command: 'cat', wait: { timeout_ms: 0 } });
       expect(opened.status).toBe('running');
-      const closed = await call(server.client, 'terminal_cancel', { session_id: opened.session_id, command_id: opened.command_id });
+      const closed = await call(server.client, 'terminal_cancel', {
+        session_id: opened.session_id,
+        command_id: opened.command_id,
+      });
       expect(closed.structuredContent).toEqual({ cancelled: true });
     }
 
     await pollUntil(() => childrenOf(pid) === '', 'every sandbox of the closed sessions to be gone', 60_000);
-    await pollUntil(() => descriptorCount(pid) <= descriptorsBefore, `the server's descriptors to come back to ${String(descriptorsBefore)}`, 60_000);
+    await pollUntil(
+      () => descriptorCount(pid) <= descriptorsBefore,
+      `the server's descriptors to come back to ${String(descriptorsBefore)}`,
+      60_000,
+    );
     expect(descriptorCount(pid)).toBe(descriptorsBefore);
     expect(childrenOf(pid)).toBe('');
   } finally {

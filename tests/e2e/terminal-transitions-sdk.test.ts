@@ -26,7 +26,10 @@ describe.each<Era>(['legacy', 'modern'])('plan transitions through the official 
     const plan = await ok(client, 'terminal_plan', { command: 'curl https://example.com' });
     expect(plan).toMatchObject({ status: 'blocked', policy: { allowed: false, risk: 'blocked', verdict: 'deny' } });
     const approved = await call(client, 'terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
-    expect(approved).toMatchObject({ isError: true, data: { code: 'plan_blocked', message: 'blocked plans cannot be approved', next_step: expect.any(String) } });
+    expect(approved).toMatchObject({
+      isError: true,
+      data: { code: 'plan_blocked', message: 'blocked plans cannot be approved', next_step: expect.any(String) },
+    });
   });
 
   test('a running plan cannot be retried; a timeout ends it as timed_out with isError', async () => {
@@ -35,7 +38,10 @@ describe.each<Era>(['legacy', 'modern'])('plan transitions through the official 
     const started = await ok(client, 'terminal_execute', { session_id, plan_id: plan.id, wait_seconds: 0 });
     expect(started).toMatchObject({ status: 'running', plan_id: plan.id });
     const retried = await call(client, 'terminal_retry', { session_id, plan_id: plan.id });
-    expect(retried).toMatchObject({ isError: true, data: { message: 'running plans cannot be retried', next_step: expect.any(String) } });
+    expect(retried).toMatchObject({
+      isError: true,
+      data: { message: 'running plans cannot be retried', next_step: expect.any(String) },
+    });
     let read = await ok(client, 'terminal_read', { session_id, plan_id: plan.id, wait_seconds: 5 });
     for (let polls = 0; read.finished !== true && polls < 10; polls += 1) {
       read = await ok(client, 'terminal_read', { session_id, plan_id: plan.id, wait_seconds: 5 });
@@ -50,9 +56,17 @@ describe.each<Era>(['legacy', 'modern'])('plan transitions through the official 
   test('interactive input reaches a running command (cat echoes it), then closing stdin ends it', async () => {
     const plan = await ok(client, 'terminal_plan', { command: 'cat' });
     const session_id = plan.session_id;
-    const started = await ok(client, 'terminal_execute', { session_id, plan_id: plan.id, wait_seconds: 0, open_stdin: true });
+    const started = await ok(client, 'terminal_execute', {
+      session_id,
+      plan_id: plan.id,
+      wait_seconds: 0,
+      open_stdin: true,
+    });
     expect(started).toMatchObject({ status: 'running', stdin_open: true });
-    expect(await ok(client, 'terminal_input', { session_id, text: 'ping from the model\n' })).toMatchObject({ bytes_written: 20, stdin_closed: false });
+    expect(await ok(client, 'terminal_input', { session_id, text: 'ping from the model\n' })).toMatchObject({
+      bytes_written: 20,
+      stdin_closed: false,
+    });
     let read = await ok(client, 'terminal_read', { session_id, wait_seconds: 5 });
     expect((read.stdout as { text: string }).text).toBe('ping from the model\n');
     await ok(client, 'terminal_input', { session_id, text: '', close_stdin: true });

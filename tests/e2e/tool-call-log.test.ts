@@ -2,7 +2,10 @@ import { StdioPeer } from '../support/stdio-peer';
 import { makeTempWorkspace } from '../support/workspace';
 
 const SECRET = 'stdio-token-that-is-longer-than-thirty-two-chars';
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 function toolCallLines(stderr: string): Array<Record<string, unknown>> {
   return stderr
@@ -37,8 +40,23 @@ describe('the log line of each tool call (real server over STDIO)', () => {
     await call(server, 2, 'terminal_execute', { command: 'rm -rf /' });
     expect(await server.end()).toBe(0);
     expect(toolCallLines(server.stderr)).toEqual([
-      expect.objectContaining({ level: 'info', tool: 'terminal_execute', verdict: 'allow', rule: expect.any(String), status: 'succeeded', exit: 0, duration_ms: expect.any(Number), command: 'echo [REDACTED] password=[REDACTED]' }),
-      expect.objectContaining({ level: 'info', tool: 'terminal_execute', is_error: true, error: 'policy_denied', command: 'rm -rf /' }),
+      expect.objectContaining({
+        level: 'info',
+        tool: 'terminal_execute',
+        verdict: 'allow',
+        rule: expect.any(String),
+        status: 'succeeded',
+        exit: 0,
+        duration_ms: expect.any(Number),
+        command: 'echo [REDACTED] password=[REDACTED]',
+      }),
+      expect.objectContaining({
+        level: 'info',
+        tool: 'terminal_execute',
+        is_error: true,
+        error: 'policy_denied',
+        command: 'rm -rf /',
+      }),
     ]);
     expect(server.stderr).not.toContain(SECRET);
     expect(server.stderr).not.toContain('hunter22');

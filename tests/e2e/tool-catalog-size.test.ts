@@ -35,7 +35,8 @@ describe('the tool catalogue of the built server', () => {
           annotations: { readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean) },
         });
         const properties = (tool.inputSchema as { properties: Record<string, { description?: string }> }).properties;
-        for (const [field, schema] of Object.entries(properties)) expect({ field, described: typeof schema.description }).toEqual({ field, described: 'string' });
+        for (const [field, schema] of Object.entries(properties))
+          expect({ field, described: typeof schema.description }).toEqual({ field, described: 'string' });
       }
     } finally {
       await peer.end();

@@ -17,7 +17,6 @@ const COLOURED = "printf '\\033[31mred\\033[0m plain\\nabc\\rX\\n'";
 /** Text written for the model (tool names, next_step wording) must never reach the page. */
 const MODEL_TEXT = /terminal_[a-z]+|session_id|next_step|do not retry|Show the user|call terminal/i;
 
-
 describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (viewport) => {
   const chromium = useChromium();
   let server: TestServer | undefined;
@@ -66,7 +65,9 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     expect(await card.locator('[data-role=risk]').textContent()).toBe('LOW RISK');
     expect(await card.locator('[data-role=command]').textContent()).toBe(COLOURED);
     expect(await card.locator('[data-action=approve]').count()).toBe(0);
-    expect(await card.locator('.card-facts').innerText()).toMatch(/Directory\s+\S+[\s\S]*Network\s+Not requested[\s\S]*Limits\s+20 s · 1 MiB output/);
+    expect(await card.locator('.card-facts').innerText()).toMatch(
+      /Directory\s+\S+[\s\S]*Network\s+Not requested[\s\S]*Limits\s+20 s · 1 MiB output/,
+    );
 
     // Whatever is typed since, Run executes the plan of its card.
     await page.fill('#command', 'echo typed-later');
@@ -82,7 +83,10 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
 
     await ui.stripState('succeeded');
     expect(await card.locator('[data-role=status]').textContent()).toBe('Succeeded');
-    await page.locator('#receipt-seal').filter({ hasText: /^VERIFIED$/ }).waitFor();
+    await page
+      .locator('#receipt-seal')
+      .filter({ hasText: /^VERIFIED$/ })
+      .waitFor();
     expect(await page.textContent('#receipt-status')).toBe('Succeeded');
     expect(await page.textContent('#receipt-end')).toBe('exit 0');
     expect(await page.textContent('#receipt-command')).toBe(COLOURED);
@@ -108,7 +112,9 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
 
     const blocked = await ui.plan('rm -rf /', 'Blocked');
     expect(await blocked.locator('[data-role=risk]').count()).toBe(0);
-    expect(await blocked.locator('[data-role=note]').textContent()).toBe('The policy blocked this command. It cannot run.');
+    expect(await blocked.locator('[data-role=note]').textContent()).toBe(
+      'The policy blocked this command. It cannot run.',
+    );
     expect(await blocked.locator('.card-actions button').allTextContents()).toEqual(['Copy']);
     expect(await blocked.locator('.card-reasons li').count()).toBeGreaterThan(0);
 
@@ -146,7 +152,10 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     // 234 KiB in at most 64 KiB per read: a handful of reads, not one per chunk the command wrote.
     expect(ui.requested.filter((requested) => requested === '/mcp').length).toBeLessThan(20);
     // The receipt is larger than an MCP request may be (MAX_REQUEST_BYTES, 64 KiB); /receipts/validate takes 2 MiB.
-    await page.locator('#receipt-seal').filter({ hasText: /^VERIFIED$/ }).waitFor();
+    await page
+      .locator('#receipt-seal')
+      .filter({ hasText: /^VERIFIED$/ })
+      .waitFor();
     expectCleanPage();
   });
 
@@ -185,7 +194,10 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     await card.locator('[data-action=run]').click();
     await ui.waitForTerminalLine(/^— Succeeded · exit 0/);
     expect(await ui.terminalLines()).toEqual(expect.arrayContaining(['ui-1', 'ui-2']));
-    await page.locator('#receipt-seal').filter({ hasText: /^VERIFIED$/ }).waitFor();
+    await page
+      .locator('#receipt-seal')
+      .filter({ hasText: /^VERIFIED$/ })
+      .waitFor();
     expect(await page.textContent('#receipt-permission')).toBe('sandboxed / policy allowed');
     expectCleanPage();
   });
@@ -196,7 +208,10 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     const card = await ui.plan("sh -c 'git init -q nested && echo made'", 'Planned');
     await card.locator('[data-action=run]').click();
     await ui.waitForTerminalLine(/^— Succeeded · exit 0/);
-    await page.locator('#receipt-seal').filter({ hasText: /^VERIFIED$/ }).waitFor();
+    await page
+      .locator('#receipt-seal')
+      .filter({ hasText: /^VERIFIED$/ })
+      .waitFor();
     expect(await page.textContent('#receipt-run-on-open')).toMatch(/^CHANGED: .*nested\/\.git\b/);
     expect(await page.getAttribute('#receipt-run-on-open', 'data-changed')).toBe('true');
     expectCleanPage();
@@ -219,9 +234,17 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
 
   it('shows that the advisor is thinking and brings each answer or error into view', async () => {
     const { page } = ui;
-    deepseek = new FakeDeepSeekServer([{ kind: 'hang' }, { kind: 'reply', content: `Here is a plan.\n${'A line of advice.\n'.repeat(30)}\`\`\`sh\nls -la\n\`\`\`` }]);
+    deepseek = new FakeDeepSeekServer([
+      { kind: 'hang' },
+      { kind: 'reply', content: `Here is a plan.\n${'A line of advice.\n'.repeat(30)}\`\`\`sh\nls -la\n\`\`\`` },
+    ]);
     const base = await deepseek.start();
-    await open({ DEEPSEEK_API_KEY: 'sk-e2e-deepseek-key-0123456789', DEEPSEEK_BASE_URL: base, DEEPSEEK_MAX_RETRIES: '0', DEEPSEEK_TIMEOUT: '4' });
+    await open({
+      DEEPSEEK_API_KEY: 'sk-e2e-deepseek-key-0123456789',
+      DEEPSEEK_BASE_URL: base,
+      DEEPSEEK_MAX_RETRIES: '0',
+      DEEPSEEK_TIMEOUT: '4',
+    });
     expect(await page.isVisible('#chat-panel')).toBe(true);
     expect(await page.textContent('#model-chip')).toMatch(/^Model /);
 
@@ -240,7 +263,9 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     expect(await page.isDisabled('#chat-send')).toBe(true);
     await inView('.chat-entry.pending');
     await page.locator('.chat-entry.error').waitFor({ timeout: 20_000 });
-    expect(await page.textContent('.chat-entry.error')).toBe('The model did not answer (DeepSeek did not answer within 4 seconds). The terminal tools still work.');
+    expect(await page.textContent('.chat-entry.error')).toBe(
+      'The model did not answer (DeepSeek did not answer within 4 seconds). The terminal tools still work.',
+    );
     await inView('.chat-entry.error');
 
     await page.fill('#chat-message', 'and now?');
@@ -261,13 +286,17 @@ describeInBrowser.each(VIEWPORTS)('mission control in real Chromium, $name', (vi
     await open({ TERM_MCP_APPROVAL: 'operator', TERM_MCP_OPERATOR_TOKEN: OPERATOR_TOKEN });
     expect(await page.isVisible('#chat-panel')).toBe(true);
     expect(await page.isHidden('#chat-form')).toBe(true);
-    expect(await page.innerText('#chat-setup')).toMatch(/advisor is off on this server\. It needs a DeepSeek API key: set DEEPSEEK_API_KEY[\s\S]*restart it[\s\S]*Everything else works without it: plan, approve and run commands, and keep their signed receipts\./);
+    expect(await page.innerText('#chat-setup')).toMatch(
+      /advisor is off on this server\. It needs a DeepSeek API key: set DEEPSEEK_API_KEY[\s\S]*restart it[\s\S]*Everything else works without it: plan, approve and run commands, and keep their signed receipts\./,
+    );
     expect(await page.textContent('#model-chip')).toBe('Advisor off');
     expect(await page.getAttribute('#model-chip', 'title')).toContain('DEEPSEEK_API_KEY');
     expect(await page.textContent('#approval-chip')).toBe('Approval by operator');
     const card = await ui.plan('sleep 0', 'Planned');
     expect(await card.locator('[data-action=approve]').count()).toBe(0);
-    expect(await card.locator('[data-role=note]').textContent()).toBe('Waiting for an operator to approve it (Operator approvals, below).');
+    expect(await card.locator('[data-role=note]').textContent()).toBe(
+      'Waiting for an operator to approve it (Operator approvals, below).',
+    );
 
     await page.fill('#operator-token', OPERATOR_TOKEN);
     await page.click('#operator-load');

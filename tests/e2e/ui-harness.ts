@@ -59,7 +59,9 @@ export interface EmbeddedServer {
 
 export async function startEmbeddedServer(env: Record<string, string> = {}): Promise<EmbeddedServer> {
   const workspace = makeTempWorkspace('term-mcp-embedded-');
-  const termMcp = createTermMcp({ env: { WORKSPACE_ROOT: workspace.root, TERM_MCP_TOKEN: TOKEN, LOG_LEVEL: 'error', ...env } });
+  const termMcp = createTermMcp({
+    env: { WORKSPACE_ROOT: workspace.root, TERM_MCP_TOKEN: TOKEN, LOG_LEVEL: 'error', ...env },
+  });
   const host = express();
   host.get('/', (_req, res) => {
     res.type('text/plain').send('the host app');
@@ -138,12 +140,16 @@ export class UiPage {
 
   /** Connected: the console is shown. A tab has no session until its first plan (or advisor question) opens one. */
   async waitForConsole(): Promise<void> {
-    await this.until('!document.getElementById("console").hidden && document.getElementById("connection").textContent === "Connected"');
+    await this.until(
+      '!document.getElementById("console").hidden && document.getElementById("connection").textContent === "Connected"',
+    );
   }
 
   /** Connected with a session (one planned in, or kept across a reload); returns its id. */
   async waitForSession(): Promise<string> {
-    await this.until('document.getElementById("session-id").title.length === 36 && !document.getElementById("console").hidden');
+    await this.until(
+      'document.getElementById("session-id").title.length === 36 && !document.getElementById("console").hidden',
+    );
     return this.sessionId();
   }
 
@@ -172,12 +178,16 @@ export class UiPage {
   }
 
   card(number: number): ReturnType<Page['locator']> {
-    return this.page.locator('.plan-card').filter({ has: this.page.locator('.plan-number', { hasText: `PLAN ${String(number).padStart(2, '0')}` }) });
+    return this.page
+      .locator('.plan-card')
+      .filter({ has: this.page.locator('.plan-number', { hasText: `PLAN ${String(number).padStart(2, '0')}` }) });
   }
 
   /** The rows xterm.js rendered (its DOM renderer), trailing blanks trimmed. */
   async terminalLines(): Promise<string[]> {
-    const rows = await this.page.$$eval('#terminal .xterm-rows > div', (divs) => divs.map((div) => (div.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()));
+    const rows = await this.page.$$eval('#terminal .xterm-rows > div', (divs) =>
+      divs.map((div) => (div.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()),
+    );
     return rows.filter((row) => row !== '');
   }
 

@@ -17,7 +17,10 @@ import {
 jest.setTimeout(90_000);
 
 function sessionIds(server: TestServer): string[] {
-  return server.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).list().map((session) => session.id);
+  return server.handle.container
+    .get<TerminalSessionStore>(TYPES.TerminalSessionStore)
+    .list()
+    .map((session) => session.id);
 }
 
 describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding and receipts, $name', (viewport) => {
@@ -78,7 +81,9 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     await page.click('#lock');
     await page.locator('#gate').waitFor();
     expect(sessionIds(server)).toEqual([]);
-    expect(await page.evaluate('[sessionStorage.getItem("term-mcp-auth"), sessionStorage.getItem("term-mcp-session")]')).toEqual([null, null]);
+    expect(
+      await page.evaluate('[sessionStorage.getItem("term-mcp-auth"), sessionStorage.getItem("term-mcp-session")]'),
+    ).toEqual([null, null]);
     expect(await page.inputValue('#token')).toBe('');
     expectNoUnexpectedFailure();
   });
@@ -112,7 +117,10 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
       return ui.waitForSession();
     })();
     await server.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).close(sessionId);
-    await page.locator('#banner-text').filter({ hasText: 'This session has ended: it expired or was closed.' }).waitFor();
+    await page
+      .locator('#banner-text')
+      .filter({ hasText: 'This session has ended: it expired or was closed.' })
+      .waitFor();
     expect(await page.textContent('#connection')).toBe('Session ended');
     await page.getByRole('button', { name: 'Start a new session' }).click();
     await ui.until(`document.getElementById('session-id').title !== ${JSON.stringify(sessionId)}`);
@@ -136,7 +144,12 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     server = undefined;
     // A graceful shutdown ends the session first (its stream says so), then stops answering: that is a stop.
     const banner = page.locator('#banner-text');
-    await banner.filter({ hasText: 'The term-mcp server was stopped: it shut down gracefully and closed this session on the way. Start it again (term-mcp http), then press Reconnect.' }).waitFor();
+    await banner
+      .filter({
+        hasText:
+          'The term-mcp server was stopped: it shut down gracefully and closed this session on the way. Start it again (term-mcp http), then press Reconnect.',
+      })
+      .waitFor();
     expect(await page.textContent('#connection')).toBe('Server stopped');
     expect(await page.isVisible('#banner-action')).toBe(true);
     expect(await page.textContent('#banner-action')).toBe('Reconnect');
@@ -180,7 +193,14 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     expect(ui.requested.length).toBeGreaterThan(10);
     // Only the bare `/terminal` the test typed, redirected; everything the page itself asked for is inside the prefix.
     expect(ui.requested.filter((path) => !path.startsWith('/terminal/'))).toEqual(['/terminal']);
-    expect(ui.requested).toEqual(expect.arrayContaining(['/terminal/vendor/xterm.mjs', '/terminal/static/app.js', '/terminal/mcp', '/terminal/ui/config']));
+    expect(ui.requested).toEqual(
+      expect.arrayContaining([
+        '/terminal/vendor/xterm.mjs',
+        '/terminal/static/app.js',
+        '/terminal/mcp',
+        '/terminal/ui/config',
+      ]),
+    );
     expect(await ui.scrollWidth()).toBeLessThanOrEqual(viewport.width);
     expectNoUnexpectedFailure();
   });
@@ -194,21 +214,42 @@ describeInBrowser.each(VIEWPORTS)('mission control sessions, failures, embedding
     await card.locator('[data-role=status]').filter({ hasText: 'Succeeded' }).waitFor();
     await page.click('#receipt-copy');
     await page.locator('#receipt-note').filter({ hasText: 'Receipt JSON copied to the clipboard.' }).waitFor();
-    const receipt = JSON.parse((await page.evaluate('navigator.clipboard.readText()')) as string) as Record<string, unknown>;
+    const receipt = JSON.parse((await page.evaluate('navigator.clipboard.readText()')) as string) as Record<
+      string,
+      unknown
+    >;
     expect(receipt).toMatchObject({ command: 'echo receipt', status: 'succeeded', stdout: 'receipt\n', exit_code: 0 });
 
     await page.click('#new-session');
     await ui.until(`document.getElementById('receipt-body').hidden`);
-    await page.setInputFiles('#receipt-file', { name: 'receipt.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(receipt)) });
+    await page.setInputFiles('#receipt-file', {
+      name: 'receipt.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(receipt)),
+    });
     await page.locator('#receipt-origin').filter({ hasText: 'imported from receipt.json' }).waitFor();
     expect(await page.textContent('#receipt-command')).toBe('echo receipt');
     expect(await page.textContent('#receipt-stdout')).toBe('receipt\n');
-    await page.locator('#receipt-seal').filter({ hasText: /^VERIFIED$/ }).waitFor();
+    await page
+      .locator('#receipt-seal')
+      .filter({ hasText: /^VERIFIED$/ })
+      .waitFor();
 
-    await page.setInputFiles('#receipt-file', { name: 'big.json', mimeType: 'application/json', buffer: Buffer.alloc(2 * 1024 * 1024 + 1, 0x20) });
+    await page.setInputFiles('#receipt-file', {
+      name: 'big.json',
+      mimeType: 'application/json',
+      buffer: Buffer.alloc(2 * 1024 * 1024 + 1, 0x20),
+    });
     await page.locator('#receipt-note').filter({ hasText: 'This file is larger than 2 MB' }).waitFor();
-    await page.setInputFiles('#receipt-file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not json at all') });
-    await page.locator('#receipt-note').filter({ hasText: 'notes.txt: This file is not JSON, so it is not a receipt.' }).waitFor();
+    await page.setInputFiles('#receipt-file', {
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not json at all'),
+    });
+    await page
+      .locator('#receipt-note')
+      .filter({ hasText: 'notes.txt: This file is not JSON, so it is not a receipt.' })
+      .waitFor();
     // The receipt shown before is put away: its seal said nothing about this file.
     expect(await page.isHidden('#receipt-body')).toBe(true);
     expect(await page.getAttribute('#receipt-seal', 'data-seal')).toBe('none');
@@ -239,14 +280,21 @@ describeInBrowser.each(VIEWPORTS)('mission control with the receipt routes, $nam
   async function runEcho(): Promise<Record<string, unknown>> {
     const card = await ui.plan('echo sealed', 'Planned');
     await card.locator('[data-action=run]').click();
-    await ui.page.locator('#receipt-seal').filter({ hasText: /^VERIFIED$/ }).waitFor();
+    await ui.page
+      .locator('#receipt-seal')
+      .filter({ hasText: /^VERIFIED$/ })
+      .waitFor();
     await ui.page.click('#receipt-copy');
     await ui.page.locator('#receipt-note').filter({ hasText: 'copied' }).waitFor();
     return JSON.parse((await ui.page.evaluate('navigator.clipboard.readText()')) as string) as Record<string, unknown>;
   }
 
   async function importJson(value: unknown): Promise<void> {
-    await ui.page.setInputFiles('#receipt-file', { name: 'import.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(value)) });
+    await ui.page.setInputFiles('#receipt-file', {
+      name: 'import.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(value)),
+    });
   }
 
   it('shows the guided scenarios as a rail; a click loads the command; the workspace facts come from /mcp/info', async () => {
@@ -263,9 +311,15 @@ describeInBrowser.each(VIEWPORTS)('mission control with the receipt routes, $nam
   it('seals a tampered receipt BAD SIGNATURE and a malformed one INVALID', async () => {
     const receipt = await runEcho();
     await importJson({ ...receipt, stdout: 'forged\n' });
-    await ui.page.locator('#receipt-seal').filter({ hasText: /^BAD SIGNATURE$/ }).waitFor();
+    await ui.page
+      .locator('#receipt-seal')
+      .filter({ hasText: /^BAD SIGNATURE$/ })
+      .waitFor();
     await importJson({ hello: 'world' });
-    await ui.page.locator('#receipt-seal').filter({ hasText: /^INVALID$/ }).waitFor();
+    await ui.page
+      .locator('#receipt-seal')
+      .filter({ hasText: /^INVALID$/ })
+      .waitFor();
   });
 
   it('exports the share-redacted copy, re-signed by the server', async () => {
@@ -274,9 +328,16 @@ describeInBrowser.each(VIEWPORTS)('mission control with the receipt routes, $nam
     expect(download.suggestedFilename()).toBe(`term-mcp-receipt-${String(receipt.id)}-redacted.json`);
     const path = await download.path();
     const redacted = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    expect(redacted).toMatchObject({ sharing_redacted: true, command: '[REDACTED FOR SHARING]', stdout: '[REDACTED FOR SHARING]' });
+    expect(redacted).toMatchObject({
+      sharing_redacted: true,
+      command: '[REDACTED FOR SHARING]',
+      stdout: '[REDACTED FOR SHARING]',
+    });
     await importJson(redacted);
-    await ui.page.locator('#receipt-seal').filter({ hasText: /^VERIFIED$/ }).waitFor();
+    await ui.page
+      .locator('#receipt-seal')
+      .filter({ hasText: /^VERIFIED$/ })
+      .waitFor();
     expect(await ui.scrollWidth()).toBeLessThanOrEqual(viewport.width);
   });
 });

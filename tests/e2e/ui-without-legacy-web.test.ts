@@ -1,5 +1,15 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -39,7 +49,11 @@ function buildWithoutLegacyWeb(): Variant {
   const names = (line: string): boolean => line.includes('adapters/legacy-web/') || line.includes('legacyWebMounts');
   writeFileSync(mounts, lines.filter((line) => !names(line)).join('\n'));
 
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: dir, stdio: 'pipe' },
+  );
   execFileSync(process.execPath, [path.join(dir, 'scripts', 'bundle.mjs')], { cwd: dir, stdio: 'pipe' });
   return { dir, removedLines: lines.filter(names) };
 }
@@ -59,7 +73,14 @@ interface RunningCli {
 /** `node <variant>/dist/main/cli.js http` on a random loopback port; resolves with its origin once it listens. */
 function startCli(cli: string, workspace: string): Promise<RunningCli> {
   const child = spawn(process.execPath, [cli, 'http'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', WORKSPACE_ROOT: workspace, TERM_MCP_TOKEN: TOKEN, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      WORKSPACE_ROOT: workspace,
+      TERM_MCP_TOKEN: TOKEN,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -140,7 +161,11 @@ describeInBrowser('the UI of a build without src/adapters/legacy-web/', () => {
     await page.locator('#receipt-command').filter({ hasText: COMMAND }).waitFor();
 
     expect(ui.requested).toEqual(expect.arrayContaining(['/ui/config', '/mcp', '/ui/events']));
-    expect(ui.requested.filter((requested) => ['/sessions', '/stream', '/chat'].some((legacy) => requested.startsWith(legacy)))).toEqual([]);
+    expect(
+      ui.requested.filter((requested) =>
+        ['/sessions', '/stream', '/chat'].some((legacy) => requested.startsWith(legacy)),
+      ),
+    ).toEqual([]);
     expect(ui.notFound).toEqual([]);
     expect(ui.errors).toEqual([]);
   });

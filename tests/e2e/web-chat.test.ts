@@ -33,7 +33,12 @@ describe('POST /chat (planning chat)', () => {
   async function startWithFake(script: FakeReply[]): Promise<TestServer> {
     deepseek = new FakeDeepSeekServer(script);
     const baseUrl = await deepseek.start();
-    server = await startTestServer({ DEEPSEEK_API_KEY: API_KEY, DEEPSEEK_BASE_URL: baseUrl, DEEPSEEK_MAX_RETRIES: '1', DEEPSEEK_BACKOFF: '0.01' });
+    server = await startTestServer({
+      DEEPSEEK_API_KEY: API_KEY,
+      DEEPSEEK_BASE_URL: baseUrl,
+      DEEPSEEK_MAX_RETRIES: '1',
+      DEEPSEEK_BACKOFF: '0.01',
+    });
     return server;
   }
 
@@ -41,7 +46,10 @@ describe('POST /chat (planning chat)', () => {
     server = await startTestServer();
     const reply = await web(server, 'POST', '/chat', { body: { message: 'list my files' } });
     expect(reply.status).toBe(503);
-    expect(reply.json).toEqual({ error: 'chat_not_configured', message: 'The planning chat is not configured (DEEPSEEK_API_KEY is not set)' });
+    expect(reply.json).toEqual({
+      error: 'chat_not_configured',
+      message: 'The planning chat is not configured (DEEPSEEK_API_KEY is not set)',
+    });
     expect(server.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).list()).toHaveLength(0);
   });
 
@@ -61,7 +69,9 @@ describe('POST /chat (planning chat)', () => {
     expect(plans[1]).toMatchObject({ risk: 'blocked', requires_approval: false, plan_id: expect.any(String) });
     expect((plans[1]?.reasons as string[]).length).toBeGreaterThan(0);
 
-    const session = running.handle.container.get<TerminalSessionStore>(TYPES.TerminalSessionStore).get(sessionId).execution;
+    const session = running.handle.container
+      .get<TerminalSessionStore>(TYPES.TerminalSessionStore)
+      .get(sessionId).execution;
     expect(session.commands()).toHaveLength(0);
     expect(existsSync(path.join(running.workspaceRoot, 'model-created.txt'))).toBe(false);
     expect(existsSync(path.join(running.workspaceRoot, 'cmd-marker.txt'))).toBe(false);
@@ -69,9 +79,14 @@ describe('POST /chat (planning chat)', () => {
   });
 
   it('continues the conversation of the session it is given', async () => {
-    const running = await startWithFake([{ kind: 'reply', content: 'first answer' }, { kind: 'reply', content: 'second answer' }]);
+    const running = await startWithFake([
+      { kind: 'reply', content: 'first answer' },
+      { kind: 'reply', content: 'second answer' },
+    ]);
     const first = await web(running, 'POST', '/chat', { body: { message: 'first question' } });
-    const second = await web(running, 'POST', '/chat', { body: { message: 'second question', session_id: first.json?.session_id } });
+    const second = await web(running, 'POST', '/chat', {
+      body: { message: 'second question', session_id: first.json?.session_id },
+    });
 
     expect(second.json).toEqual({ message: 'second answer', session_id: first.json?.session_id, plans: [] });
     const sent = (deepseek?.requests[1]?.body as { messages: Array<{ role: string; content: string }> }).messages;
@@ -83,7 +98,9 @@ describe('POST /chat (planning chat)', () => {
   });
 
   it('maps a provider failure to 502 chat_unavailable without leaking its body or the key', async () => {
-    const running = await startWithFake([{ kind: 'status', status: 401, body: JSON.stringify({ error: `bad key ${LEAKY_SECRET} ${API_KEY}` }) }]);
+    const running = await startWithFake([
+      { kind: 'status', status: 401, body: JSON.stringify({ error: `bad key ${LEAKY_SECRET} ${API_KEY}` }) },
+    ]);
     const reply = await web(running, 'POST', '/chat', { body: { message: 'hello' } });
 
     expect(reply.status).toBe(502);
@@ -96,7 +113,11 @@ describe('POST /chat (planning chat)', () => {
     ['no message', {}, 'message is required'],
     ['a blank message', { message: '  ' }, 'message is required'],
     ['a 10,001-character message', { message: 'x'.repeat(10_001) }, 'message cannot exceed 10000 characters'],
-    ['a malformed session_id', { message: 'hi', session_id: 'bad id' }, 'session_id must be 8-128 letters, digits, or hyphens'],
+    [
+      'a malformed session_id',
+      { message: 'hi', session_id: 'bad id' },
+      'session_id must be 8-128 letters, digits, or hyphens',
+    ],
   ])('answers 400 invalid_request for %s', async (_label, body, message) => {
     const running = await startWithFake([{ kind: 'reply', content: 'unused' }]);
     const reply = await web(running, 'POST', '/chat', { body });
@@ -107,7 +128,9 @@ describe('POST /chat (planning chat)', () => {
 
   it('answers 404 unknown_session for a session id that is not live', async () => {
     const running = await startWithFake([{ kind: 'reply', content: 'unused' }]);
-    const reply = await web(running, 'POST', '/chat', { body: { message: 'hi', session_id: '00000000-0000-0000-0000-000000000000' } });
+    const reply = await web(running, 'POST', '/chat', {
+      body: { message: 'hi', session_id: '00000000-0000-0000-0000-000000000000' },
+    });
     expect(reply.status).toBe(404);
     expect(reply.json).toEqual({ error: 'unknown_session', message: 'unknown or expired session' });
   });

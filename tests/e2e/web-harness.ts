@@ -52,7 +52,8 @@ export class SseClient {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const frame = await this.next(Math.max(1, deadline - Date.now()));
-      if (frame === undefined) throw new Error(`stream ended before "${last}"; got ${frames.map((f) => f.event).join(', ')}`);
+      if (frame === undefined)
+        throw new Error(`stream ended before "${last}"; got ${frames.map((f) => f.event).join(', ')}`);
       if (frame.event === 'ping') continue;
       frames.push(frame);
       if (frame.event === last) return frames;
@@ -114,9 +115,17 @@ export async function web(
 let rpcId = 0;
 
 /** `tools/call` as a 2026-07-28 client; returns the tool result. */
-export async function callTool(server: TestServer, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; structuredContent: Record<string, unknown> }> {
+export async function callTool(
+  server: TestServer,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; structuredContent: Record<string, unknown> }> {
   rpcId += 1;
-  const reply = await post(server.url, modernRequest('tools/call', rpcId, { name, arguments: args }), modernHeaders('tools/call', name));
+  const reply = await post(
+    server.url,
+    modernRequest('tools/call', rpcId, { name, arguments: args }),
+    modernHeaders('tools/call', name),
+  );
   const result = reply.json?.result as { isError: boolean; structuredContent: Record<string, unknown> } | undefined;
   if (reply.status !== 200 || result === undefined) throw new Error(`${name} failed: ${reply.status} ${reply.text}`);
   return result;

@@ -82,8 +82,11 @@ describe('legacy web API over HTTP', () => {
     const events = await web(server, 'GET', '/ui/events?session_id=00000000-0000-0000-0000-000000000000');
     const chat = await web(server, 'POST', '/ui/chat', { body: { message: 'hi' } });
     const refused = await web(server, 'GET', '/ui/events?session_id=x', { token: null });
-    expect([health, mcp, config, page, events, chat, refused].map((reply) => reply.status)).toEqual([200, 200, 200, 200, 404, 503, 401]);
-    for (const reply of [health, mcp, config, page, events, chat, refused]) expect(deprecationOf(reply.headers)).toEqual(NOT_DEPRECATED);
+    expect([health, mcp, config, page, events, chat, refused].map((reply) => reply.status)).toEqual([
+      200, 200, 200, 200, 404, 503, 401,
+    ]);
+    for (const reply of [health, mcp, config, page, events, chat, refused])
+      expect(deprecationOf(reply.headers)).toEqual(NOT_DEPRECATED);
   });
 
   it.each([
@@ -109,18 +112,23 @@ describe('legacy web API over HTTP', () => {
       mode: 'inspect',
       protocol_version: '2026-07-28',
       chat: { available: false, model: null },
-      limits: { command_timeout_seconds: 20, max_output_bytes: 1_048_576, session_timeout_seconds: 3600, max_chat_message_chars: 10_000 },
+      limits: {
+        command_timeout_seconds: 20,
+        max_output_bytes: 1_048_576,
+        session_timeout_seconds: 3600,
+        max_chat_message_chars: 10_000,
+      },
     });
     expect(reply.text).not.toContain(server.workspaceRoot);
   });
 
   it('serves the UI publicly, same-origin only, with relative paths and without external URLs', async () => {
     const page = await web(server, 'GET', '/', { token: null });
-    const scripts = await Promise.all(
-      UI_MODULES.map((name) => web(server, 'GET', `/static/${name}`, { token: null })),
-    );
+    const scripts = await Promise.all(UI_MODULES.map((name) => web(server, 'GET', `/static/${name}`, { token: null })));
     const style = await web(server, 'GET', '/static/app.css', { token: null });
-    expect([page.status, style.status, ...scripts.map((script) => script.status)]).toEqual(Array(UI_MODULES.length + 2).fill(200));
+    expect([page.status, style.status, ...scripts.map((script) => script.status)]).toEqual(
+      Array(UI_MODULES.length + 2).fill(200),
+    );
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     for (const script of scripts) expect(script.headers.get('content-type')).toMatch(/javascript/);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -128,7 +136,8 @@ describe('legacy web API over HTTP', () => {
     expect(page.text).toContain('<script type="module" src="static/app.js"></script>');
     expect(page.text).not.toMatch(/(src|href)="\//);
     expect(page.text).toContain('Approval-first mission control');
-    for (const asset of [page.text, style.text, ...scripts.map((script) => script.text)]) expect(asset).not.toMatch(/https?:\/\//);
+    for (const asset of [page.text, style.text, ...scripts.map((script) => script.text)])
+      expect(asset).not.toMatch(/https?:\/\//);
     const code = scripts.map((script) => script.text).join('\n');
     expect(code).toContain('sessionStorage');
     expect(code).not.toContain('localStorage');

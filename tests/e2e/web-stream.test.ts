@@ -6,7 +6,9 @@ import { SseClient, callTool, eventually, web } from './web-harness';
 
 /** Event types in order, with consecutive `output` frames folded into one (output may arrive in chunks). */
 function eventTypes(frames: Array<{ event: string }>): string[] {
-  return frames.map((frame) => frame.event).filter((event, index, all) => event !== 'output' || all[index - 1] !== 'output');
+  return frames
+    .map((frame) => frame.event)
+    .filter((event, index, all) => event !== 'output' || all[index - 1] !== 'output');
 }
 
 describe('GET /stream (execution-event SSE)', () => {
@@ -53,7 +55,9 @@ describe('GET /stream (execution-event SSE)', () => {
     expect(frames[0]?.data).toMatchObject({ command: 'echo hello', verdict: 'allow' });
     expect(frames[1]?.data).toMatchObject({ planId });
     const commandId = (frames[2]?.data as { commandId: string }).commandId;
-    const output = frames.filter((frame) => frame.event === 'output').map((frame) => frame.data as Extract<ExecutionEvent, { type: 'output' }>);
+    const output = frames
+      .filter((frame) => frame.event === 'output')
+      .map((frame) => frame.data as Extract<ExecutionEvent, { type: 'output' }>);
     expect(output.map((event) => event.text).join('')).toBe('hello\n');
     expect(output.every((event) => event.stream === 'stdout' && event.commandId === commandId)).toBe(true);
     expect((frames.at(-1)?.data as Extract<ExecutionEvent, { type: 'command_finished' }>).outcome).toMatchObject({

@@ -31,27 +31,43 @@ describe('the UI routes /ui/events and /ui/chat', () => {
     expect([opened.headers.deprecation, opened.headers.sunset]).toEqual([undefined, undefined]);
     expect(await stream.next()).toEqual({ event: 'hello', data: { ok: true, session: sessionId } });
 
-    const executed = await callTool(server, 'terminal_execute', { session_id: sessionId, plan_id: String(plan.structuredContent.id) });
+    const executed = await callTool(server, 'terminal_execute', {
+      session_id: sessionId,
+      plan_id: String(plan.structuredContent.id),
+    });
     expect(executed.structuredContent.status).toBe('succeeded');
     const frames = await stream.until('command_finished');
     expect(frames[0]?.event).toBe('command_started');
-    expect(frames.filter((frame) => frame.event === 'output').map((frame) => (frame.data as { text: string }).text).join('')).toBe('from-ui-events\n');
+    expect(
+      frames
+        .filter((frame) => frame.event === 'output')
+        .map((frame) => (frame.data as { text: string }).text)
+        .join(''),
+    ).toBe('from-ui-events\n');
     for (const frame of frames) expect(frame.data).toMatchObject({ type: frame.event, sessionId });
 
     await callTool(server, 'terminal_session_close', { session_id: sessionId });
-    expect(await stream.until('session_closed')).toEqual([{ event: 'session_closed', data: { type: 'session_closed', sessionId, at: expect.any(String) } }]);
+    expect(await stream.until('session_closed')).toEqual([
+      { event: 'session_closed', data: { type: 'session_closed', sessionId, at: expect.any(String) } },
+    ]);
     expect(await stream.next()).toBeUndefined();
   });
 
   it('opens the session of a first chat question for the caller, so its MCP tools list it', async () => {
     deepseek = new FakeDeepSeekServer([{ kind: 'reply', content: 'Plan this:\n```sh\nls -la\n```' }]);
     const base = await deepseek.start();
-    server = await startTestServer({ DEEPSEEK_API_KEY: 'sk-e2e-deepseek-key-0123456789', DEEPSEEK_BASE_URL: base, DEEPSEEK_MAX_RETRIES: '0' });
+    server = await startTestServer({
+      DEEPSEEK_API_KEY: 'sk-e2e-deepseek-key-0123456789',
+      DEEPSEEK_BASE_URL: base,
+      DEEPSEEK_MAX_RETRIES: '0',
+    });
     const reply = await web(server, 'POST', '/ui/chat', { body: { message: 'what is here?' } });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('deprecation')).toBeNull();
     const sessionId = String(reply.json?.session_id);
-    expect(reply.json?.plans).toEqual([expect.objectContaining({ command: 'ls -la', status: 'planned', verdict: 'allow' })]);
+    expect(reply.json?.plans).toEqual([
+      expect.objectContaining({ command: 'ls -la', status: 'planned', verdict: 'allow' }),
+    ]);
 
     const listed = await callTool(server, 'terminal_sessions', {});
     const sessions = listed.structuredContent.sessions as Array<{ session_id: string; plans: Record<string, number> }>;

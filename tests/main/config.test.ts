@@ -48,15 +48,28 @@ describe('loadConfig', () => {
       {},
       workspace.root,
     );
-    expect(changed).toMatchObject({ sandboxEnabled: false, bwrapPath: '/opt/bwrap', sandboxMemoryMb: 512, sandboxProcesses: 64, sandboxFileSizeMb: 10, sandboxCpuSeconds: 5 });
+    expect(changed).toMatchObject({
+      sandboxEnabled: false,
+      bwrapPath: '/opt/bwrap',
+      sandboxMemoryMb: 512,
+      sandboxProcesses: 64,
+      sandboxFileSizeMb: 10,
+      sandboxCpuSeconds: 5,
+    });
     expect(() => loadConfig({ TERM_MCP_SANDBOX: 'maybe' }, {}, workspace.root)).toThrow(/TERM_MCP_SANDBOX/);
-    expect(() => loadConfig({ TERM_MCP_SANDBOX_PROCESSES: '0' }, {}, workspace.root)).toThrow(/TERM_MCP_SANDBOX_PROCESSES/);
+    expect(() => loadConfig({ TERM_MCP_SANDBOX_PROCESSES: '0' }, {}, workspace.root)).toThrow(
+      /TERM_MCP_SANDBOX_PROCESSES/,
+    );
   });
 
   test('flags win over environment variables', () => {
     const other = makeTempWorkspace();
     try {
-      const config = loadConfig({ WORKSPACE_ROOT: workspace.root, PORT: '9000' }, { workspace: other.root, port: '9100' }, '/');
+      const config = loadConfig(
+        { WORKSPACE_ROOT: workspace.root, PORT: '9000' },
+        { workspace: other.root, port: '9100' },
+        '/',
+      );
       expect(config.workspaceRoot).toBe(other.root);
       expect(config.port).toBe(9100);
     } finally {
@@ -66,30 +79,58 @@ describe('loadConfig', () => {
 
   test('accepts the seed variable names (AUTH_TOKEN, APPROVAL_MODE, ALLOW_NETWORK)', () => {
     const token = 't'.repeat(40);
-    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, AUTH_TOKEN: token, APPROVAL_MODE: 'confirm', ALLOW_NETWORK: 'yes' });
+    const config = loadConfig({
+      WORKSPACE_ROOT: workspace.root,
+      AUTH_TOKEN: token,
+      APPROVAL_MODE: 'confirm',
+      ALLOW_NETWORK: 'yes',
+    });
     expect(config.token).toBe(token);
     expect(config.policyMode).toBe('confirm');
     expect(config.allowNetwork).toBe(true);
   });
 
   test('TERM_MCP_ALLOWED_DOMAINS: the package registries by default, else a comma-separated list of checked entries', () => {
-    expect(loadConfig({ WORKSPACE_ROOT: workspace.root }).allowedDomains).toEqual(expect.arrayContaining(['registry.npmjs.org', 'pypi.org', 'files.pythonhosted.org', 'crates.io', 'proxy.golang.org', 'github.com']));
-    expect(loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_ALLOWED_DOMAINS: ' npm.corp.example , *.pkg.example.com,10.0.0.5 ' }).allowedDomains).toEqual([
-      'npm.corp.example',
-      '*.pkg.example.com',
-      '10.0.0.5',
-    ]);
+    expect(loadConfig({ WORKSPACE_ROOT: workspace.root }).allowedDomains).toEqual(
+      expect.arrayContaining([
+        'registry.npmjs.org',
+        'pypi.org',
+        'files.pythonhosted.org',
+        'crates.io',
+        'proxy.golang.org',
+        'github.com',
+      ]),
+    );
+    expect(
+      loadConfig({
+        WORKSPACE_ROOT: workspace.root,
+        TERM_MCP_ALLOWED_DOMAINS: ' npm.corp.example , *.pkg.example.com,10.0.0.5 ',
+      }).allowedDomains,
+    ).toEqual(['npm.corp.example', '*.pkg.example.com', '10.0.0.5']);
     for (const bad of ['*', '*.com', 'https://pypi.org', 'pypi.org:443', 'pypi.org,0x7f.1']) {
-      expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_ALLOWED_DOMAINS: bad })).toThrow(/^TERM_MCP_ALLOWED_DOMAINS: /);
+      expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_ALLOWED_DOMAINS: bad })).toThrow(
+        /^TERM_MCP_ALLOWED_DOMAINS: /,
+      );
     }
   });
 
   test('per-principal session shares are unset by default (half the cap applies) and must be positive integers', () => {
-    expect(loadConfig({ WORKSPACE_ROOT: workspace.root })).toMatchObject({ maxSessionsPerPrincipal: undefined, maxLegacySessionsPerPrincipal: undefined });
-    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: '3', TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '7' });
+    expect(loadConfig({ WORKSPACE_ROOT: workspace.root })).toMatchObject({
+      maxSessionsPerPrincipal: undefined,
+      maxLegacySessionsPerPrincipal: undefined,
+    });
+    const config = loadConfig({
+      WORKSPACE_ROOT: workspace.root,
+      TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: '3',
+      TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '7',
+    });
     expect(config).toMatchObject({ maxSessionsPerPrincipal: 3, maxLegacySessionsPerPrincipal: 7 });
-    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: '0' })).toThrow('TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL');
-    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '1.5' })).toThrow('TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL');
+    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL: '0' })).toThrow(
+      'TERM_MCP_MAX_SESSIONS_PER_PRINCIPAL',
+    );
+    expect(() =>
+      loadConfig({ WORKSPACE_ROOT: workspace.root, TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL: '1.5' }),
+    ).toThrow('TERM_MCP_MAX_LEGACY_SESSIONS_PER_PRINCIPAL');
   });
 
   test.each([
@@ -109,7 +150,9 @@ describe('loadConfig', () => {
 
   test('a workspace refusal names the flag when the flag gave it', () => {
     const missing = path.join(workspace.root, 'missing');
-    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root }, { workspace: missing })).toThrow(`--workspace: does not exist: ${missing}`);
+    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root }, { workspace: missing })).toThrow(
+      `--workspace: does not exist: ${missing}`,
+    );
   });
 
   test('a file given as WORKSPACE_ROOT is refused', () => {
@@ -134,12 +177,23 @@ describe('loadConfig', () => {
     expect(config.maxCommandLength).toBe(200);
     expect(config.logLevel).toBe('warn');
     expect(seedSettingsWithoutEffect(config).map((setting) => setting.name)).toEqual([
-      'DEBUG', 'MCP_VERSION', 'LOG_FILE', 'LOG_MAX_BYTES', 'LOG_BACKUP_COUNT', 'SECRET_KEY', 'JWT_SECRET',
+      'DEBUG',
+      'MCP_VERSION',
+      'LOG_FILE',
+      'LOG_MAX_BYTES',
+      'LOG_BACKUP_COUNT',
+      'SECRET_KEY',
+      'JWT_SECRET',
     ]);
     expect(seedSettingsWithoutEffect(loadConfig({ WORKSPACE_ROOT: workspace.root }))).toEqual([]);
   });
 
-  test.each([['DEBUG', 'perhaps'], ['LOG_MAX_BYTES', '-3'], ['LOG_LEVEL', 'LOUD'], ['MAX_COMMAND_LENGTH', '0']])('still validates the seed setting %s=%s', (name, value) => {
+  test.each([
+    ['DEBUG', 'perhaps'],
+    ['LOG_MAX_BYTES', '-3'],
+    ['LOG_LEVEL', 'LOUD'],
+    ['MAX_COMMAND_LENGTH', '0'],
+  ])('still validates the seed setting %s=%s', (name, value) => {
     expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, [name]: value })).toThrow(new RegExp(`^${name}`));
   });
 });

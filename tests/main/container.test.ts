@@ -7,7 +7,12 @@ import type { TerminalSessionStore } from '../../src/application/terminal/termin
 import type { TerminalSettings } from '../../src/application/terminal/terminal-settings';
 import type { FilteringProxy } from '../../src/adapters/sandbox/filtering-proxy';
 import { UnconfinedLaunch } from '../../src/adapters/sandbox/unconfined-launch';
-import type { CommandConfinement, ConfinedLaunch, ConfinementSummary, LaunchRequest } from '../../src/domain/execution/command-confinement';
+import type {
+  CommandConfinement,
+  ConfinedLaunch,
+  ConfinementSummary,
+  LaunchRequest,
+} from '../../src/domain/execution/command-confinement';
 import { ConfigurationError } from '../../src/domain/errors';
 import { loadConfig } from '../../src/main/config';
 import { buildContainer, shutdownTerminal } from '../../src/main/container';
@@ -39,7 +44,11 @@ class RecordingConfinement implements CommandConfinement {
   }
 }
 
-async function callTool(container: Container, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function callTool(
+  container: Container,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const dispatcher = container.get<McpDispatcher>(TYPES.Dispatcher);
   const response = await dispatcher.handle(
     { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: MODERN_META } },
@@ -66,7 +75,12 @@ describe('buildContainer: the server modules, then the host overrides', () => {
   });
 
   test('binds every service identifier of TYPES, each a singleton; the HTTP ones only once the HTTP app is built', () => {
-    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error', TERM_MCP_SANDBOX: 'off', TERM_MCP_TOKEN: 'a'.repeat(40) });
+    const config = loadConfig({
+      WORKSPACE_ROOT: workspace.root,
+      LOG_LEVEL: 'error',
+      TERM_MCP_SANDBOX: 'off',
+      TERM_MCP_TOKEN: 'a'.repeat(40),
+    });
     container = buildContainer(config);
     const built = container;
     for (const [name, id] of Object.entries(TYPES)) {
@@ -100,7 +114,12 @@ describe('buildContainer: the server modules, then the host overrides', () => {
     try {
       const policy = path.join(outside.root, 'policy.json');
       writeFileSync(policy, '{"mode": "nonsense"}');
-      const config = loadConfig({ WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error', TERM_MCP_SANDBOX: 'off', TERM_MCP_POLICY: policy });
+      const config = loadConfig({
+        WORKSPACE_ROOT: workspace.root,
+        LOG_LEVEL: 'error',
+        TERM_MCP_SANDBOX: 'off',
+        TERM_MCP_POLICY: policy,
+      });
       expect(() => buildContainer(config)).toThrow(ConfigurationError);
     } finally {
       outside.remove();
@@ -108,7 +127,12 @@ describe('buildContainer: the server modules, then the host overrides', () => {
   });
 
   test('shutdownTerminal kills running commands, and closes sessions opened after it on the next call', async () => {
-    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error', TERM_MCP_SANDBOX: 'off', APPROVAL_MODE: 'trusted' });
+    const config = loadConfig({
+      WORKSPACE_ROOT: workspace.root,
+      LOG_LEVEL: 'error',
+      TERM_MCP_SANDBOX: 'off',
+      APPROVAL_MODE: 'trusted',
+    });
     container = buildContainer(config);
     const registry = container.get<TerminalSessionStore>(TYPES.TerminalSessionStore);
     const running = await callTool(container, 'terminal_execute', { command: 'sleep 30', wait_seconds: 0 });
@@ -130,7 +154,10 @@ describe('buildContainer: the server modules, then the host overrides', () => {
     const socketPath = proxy?.socketPath;
     expect(socketPath).toBeDefined();
     expect(existsSync(String(socketPath))).toBe(true);
-    expect(container.get<TerminalSettings>(TYPES.TerminalSettings).confinement).toMatchObject({ sandbox: 'bubblewrap', network: 'filtered' });
+    expect(container.get<TerminalSettings>(TYPES.TerminalSettings).confinement).toMatchObject({
+      sandbox: 'bubblewrap',
+      network: 'filtered',
+    });
     await shutdownTerminal(container);
     expect(existsSync(String(socketPath))).toBe(false);
   });

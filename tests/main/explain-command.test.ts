@@ -59,7 +59,7 @@ describe('term-mcp explain', () => {
   });
 
   it('explains sandboxed mode: a loop through sh -c is allowed and launched as written; sudo inside it is denied', async () => {
-    const line = "sh -c 'for f in src/*; do wc -l \"$f\"; done'";
+    const line = 'sh -c \'for f in src/*; do wc -l "$f"; done\'';
     const { code, stdout } = await explain(line, '--mode', 'sandboxed');
     expect(code).toBe(0);
     expect(stdout).toContain(`verdict: allow (mode sandboxed, cwd ${root})`);
@@ -93,7 +93,13 @@ describe('term-mcp explain', () => {
     expect(JSON.parse(stdout)).toMatchObject({
       command: 'wc -l README.md',
       mode: 'inspect',
-      policy: { allowed: false, requires_approval: false, verdict: 'deny', matched_rule: 'policy_denied_command', argv: [] },
+      policy: {
+        allowed: false,
+        requires_approval: false,
+        verdict: 'deny',
+        matched_rule: 'policy_denied_command',
+        argv: [],
+      },
       launch: null,
     });
   });
@@ -114,8 +120,21 @@ describe('term-mcp explain', () => {
         verdict: 'approval_required',
         matched_rule: 'write_command',
       },
-      parts: [{ text: 'touch out.txt', verdict: 'approval_required', rule: 'write_command', reason: 'command can modify workspace files' }],
-      preview: { executable: expect.stringMatching(/touch$/), files_potentially_touched: ['out.txt'], network_requested: false, executes_project_code: false, risk: 'high' },
+      parts: [
+        {
+          text: 'touch out.txt',
+          verdict: 'approval_required',
+          rule: 'write_command',
+          reason: 'command can modify workspace files',
+        },
+      ],
+      preview: {
+        executable: expect.stringMatching(/touch$/),
+        files_potentially_touched: ['out.txt'],
+        network_requested: false,
+        executes_project_code: false,
+        risk: 'high',
+      },
       launch: { kind: 'argv', argv: [expect.stringMatching(/touch$/), 'out.txt'] },
     });
   });
@@ -132,14 +151,25 @@ describe('term-mcp explain', () => {
   it('judges `cd src && ls` in src, and refuses a cd out of the workspace naming the cwd argument', async () => {
     const inside = await explain('cd src && ls', '--json');
     expect(inside.code).toBe(0);
-    expect(JSON.parse(inside.stdout)).toMatchObject({ policy: { verdict: 'allow' }, launch: { kind: 'shell', script: expect.stringMatching(/^cd src && '\/(usr\/)?bin\/ls'$/) } });
+    expect(JSON.parse(inside.stdout)).toMatchObject({
+      policy: { verdict: 'allow' },
+      launch: { kind: 'shell', script: expect.stringMatching(/^cd src && '\/(usr\/)?bin\/ls'$/) },
+    });
     const outside = await explain('cd .. && ls', '--json');
     expect(outside.code).toBe(4);
-    expect(JSON.parse(outside.stdout)).toMatchObject({ policy: { matched_rule: 'cd_outside_workspace', reasons: [expect.stringContaining('set the cwd argument')] } });
+    expect(JSON.parse(outside.stdout)).toMatchObject({
+      policy: { matched_rule: 'cd_outside_workspace', reasons: [expect.stringContaining('set the cwd argument')] },
+    });
   });
 
   it('refuses a missing command line and a bad mode with exit 2', async () => {
-    expect(await explain()).toMatchObject({ code: 2, stderr: expect.stringContaining('give the command line to explain') });
-    expect(await explain('ls', '--mode', 'yolo')).toMatchObject({ code: 2, stderr: expect.stringContaining('configuration error') });
+    expect(await explain()).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('give the command line to explain'),
+    });
+    expect(await explain('ls', '--mode', 'yolo')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('configuration error'),
+    });
   });
 });

@@ -10,19 +10,31 @@ function capture() {
   let stdout = '';
   let stderr = '';
   return {
-    environment: { env: {}, cwd: '/', stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, services: CLI_SERVICES },
+    environment: {
+      env: {},
+      cwd: '/',
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      services: CLI_SERVICES,
+    },
     out: () => stdout,
     err: () => stderr,
   };
 }
 
 describe('the CLI on an 80-column terminal', () => {
-  test.each([[['--help']], ...Object.keys(CLI_COMMANDS).map((name) => [[name, '--help']])])('%j fits in 80 columns', async (argv) => {
-    const io = capture();
-    expect(await runCli(argv, io.environment)).toBe(0);
-    const tooLong = io.out().split('\n').filter((line) => line.length > 80);
-    expect(tooLong).toEqual([]);
-  });
+  test.each([[['--help']], ...Object.keys(CLI_COMMANDS).map((name) => [[name, '--help']])])(
+    '%j fits in 80 columns',
+    async (argv) => {
+      const io = capture();
+      expect(await runCli(argv, io.environment)).toBe(0);
+      const tooLong = io
+        .out()
+        .split('\n')
+        .filter((line) => line.length > 80);
+      expect(tooLong).toEqual([]);
+    },
+  );
 
   test('receipt --help explains each subcommand and its exit codes', async () => {
     const io = capture();
@@ -55,13 +67,27 @@ describe('PORT', () => {
   afterEach(() => workspace.remove());
 
   test('PORT=abc is refused in words that name the variable and the value', () => {
-    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, PORT: 'abc' })).toThrow('PORT: must be a number, not "abc"');
+    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, PORT: 'abc' })).toThrow(
+      'PORT: must be a number, not "abc"',
+    );
   });
 
   test('a bad PORT does not stop a server that never binds it (stdio)', () => {
-    const config = loadConfig({ WORKSPACE_ROOT: workspace.root, PORT: 'abc', HOST: '' }, {}, workspace.root, HTTP_LISTEN_SETTINGS);
+    const config = loadConfig(
+      { WORKSPACE_ROOT: workspace.root, PORT: 'abc', HOST: '' },
+      {},
+      workspace.root,
+      HTTP_LISTEN_SETTINGS,
+    );
     expect(config.port).toBe(8000);
-    expect(() => loadConfig({ WORKSPACE_ROOT: workspace.root, PORT: 'abc', COMMAND_TIMEOUT: 'x' }, {}, workspace.root, HTTP_LISTEN_SETTINGS)).toThrow('COMMAND_TIMEOUT');
+    expect(() =>
+      loadConfig(
+        { WORKSPACE_ROOT: workspace.root, PORT: 'abc', COMMAND_TIMEOUT: 'x' },
+        {},
+        workspace.root,
+        HTTP_LISTEN_SETTINGS,
+      ),
+    ).toThrow('COMMAND_TIMEOUT');
   });
 });
 

@@ -15,7 +15,14 @@ describe('createTermMcp: the receipt routes under a host prefix', () => {
 
   beforeEach(async () => {
     workspace = makeTempWorkspace();
-    termMcp = createTermMcp({ env: { WORKSPACE_ROOT: workspace.root, TERM_MCP_TOKEN: TOKEN, TERM_MCP_RECEIPT_KEY: SEED_KEY, LOG_LEVEL: 'error' } });
+    termMcp = createTermMcp({
+      env: {
+        WORKSPACE_ROOT: workspace.root,
+        TERM_MCP_TOKEN: TOKEN,
+        TERM_MCP_RECEIPT_KEY: SEED_KEY,
+        LOG_LEVEL: 'error',
+      },
+    });
     const host = express();
     host.use('/terminal', termMcp.httpApp());
     server = createServer(host);
@@ -31,20 +38,34 @@ describe('createTermMcp: the receipt routes under a host prefix', () => {
   });
 
   const validate = (body: unknown): Promise<Response> =>
-    fetch(`${base}/receipts/validate`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${base}/receipts/validate`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   test('serves the schema and the demo scenarios under the prefix', async () => {
     expect((await fetch(`${base}/schemas/receipt-1.0.json`)).status).toBe(200);
-    expect(((await (await fetch(`${base}/demo/scenarios`)).json()) as { scenarios: unknown[] }).scenarios).toHaveLength(3);
+    expect(((await (await fetch(`${base}/demo/scenarios`)).json()) as { scenarios: unknown[] }).scenarios).toHaveLength(
+      3,
+    );
   });
 
   test('verifies with the configured key, and reads receipt bodies over MAX_REQUEST_BYTES (the body-limit exception holds under a prefix)', async () => {
-    expect(await (await validate({ receipt: seedReceipt() })).json()).toEqual({ schema_valid: true, signature_valid: true, errors: [] });
+    expect(await (await validate({ receipt: seedReceipt() })).json()).toEqual({
+      schema_valid: true,
+      signature_valid: true,
+      errors: [],
+    });
     const large = await validate({ receipt: { ...seedReceipt(), stdout: 'x'.repeat(200_000) } });
     expect(large.status).toBe(200);
     expect(await large.json()).toEqual({ schema_valid: true, signature_valid: false, errors: [] });
     // Other routes keep the transport's limit (64 KiB by default).
-    const mcp = await fetch(`${base}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ padding: 'x'.repeat(200_000) }) });
+    const mcp = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ padding: 'x'.repeat(200_000) }),
+    });
     expect(mcp.status).toBe(413);
   });
 });

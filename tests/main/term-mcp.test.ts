@@ -44,8 +44,16 @@ describe('createTermMcp: embedding in another Node app', () => {
 
   test('handles modern requests in-process with the real dispatcher', async () => {
     termMcp = createTermMcp({ env: { WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error' } });
-    const response = await termMcp.handle({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: { _meta: MODERN_META } });
-    expect(response).toMatchObject({ id: 1, result: { resources: [{ uri: 'workspace:///notes.md', name: 'notes.md' }], resultType: 'complete' } });
+    const response = await termMcp.handle({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'resources/list',
+      params: { _meta: MODERN_META },
+    });
+    expect(response).toMatchObject({
+      id: 1,
+      result: { resources: [{ uri: 'workspace:///notes.md', name: 'notes.md' }], resultType: 'complete' },
+    });
   });
 
   test('uses a PolicyEngine supplied by the host through the container', async () => {
@@ -61,20 +69,27 @@ describe('createTermMcp: embedding in another Node app', () => {
       method: 'tools/call',
       params: { name: 'terminal_plan', arguments: { command: 'ls' }, _meta: MODERN_META },
     });
-    const plan = (response as unknown as { result: { structuredContent: { status: string; policy: { reasons: string[] } } } }).result.structuredContent;
+    const plan = (
+      response as unknown as { result: { structuredContent: { status: string; policy: { reasons: string[] } } } }
+    ).result.structuredContent;
     expect(plan.status).toBe('blocked');
     expect(plan.policy.reasons).toEqual(['the host application denies every command']);
   });
 
   test('uses the PolicyEngine a host passes as a typed port', async () => {
-    termMcp = createTermMcp({ env: { WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error' }, ports: { policyEngine: new DenyEverything() } });
+    termMcp = createTermMcp({
+      env: { WORKSPACE_ROOT: workspace.root, LOG_LEVEL: 'error' },
+      ports: { policyEngine: new DenyEverything() },
+    });
     const response = await termMcp.handle({
       jsonrpc: '2.0',
       id: 'plan',
       method: 'tools/call',
       params: { name: 'terminal_plan', arguments: { command: 'ls' }, _meta: MODERN_META },
     });
-    const plan = (response as unknown as { result: { structuredContent: { status: string; policy: { reasons: string[] } } } }).result.structuredContent;
+    const plan = (
+      response as unknown as { result: { structuredContent: { status: string; policy: { reasons: string[] } } } }
+    ).result.structuredContent;
     expect(plan.status).toBe('blocked');
     expect(plan.policy.reasons).toEqual(['the host application denies every command']);
   });
@@ -89,12 +104,17 @@ describe('createTermMcp: embedding in another Node app', () => {
     const server: Server = createServer(host);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const client = new Client({ name: 'host-app', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'host-app', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     try {
       expect(await (await fetch(`${base}/host-route`)).json()).toEqual({ host: true });
       expect((await fetch(`${base}/terminal/mcp`, { method: 'POST' })).status).toBe(401);
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${base}/terminal/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+        new StreamableHTTPClientTransport(new URL(`${base}/terminal/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+        }),
       );
       const result = await client.callTool({ name: 'terminal_execute', arguments: { command: 'echo embedded' } });
       expect(result.isError).toBe(false);
@@ -120,9 +140,14 @@ describe('createTermMcp: embedding in another Node app', () => {
       written += chunk.toString('utf8');
     });
     const served = termMcp.serveStdio({ input, output });
-    input.end(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: MODERN_META } })}\n`);
+    input.end(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: MODERN_META } })}\n`,
+    );
     await served;
-    expect(JSON.parse(written.trim())).toMatchObject({ id: 7, result: { supportedVersions: expect.arrayContaining(['2026-07-28']) } });
+    expect(JSON.parse(written.trim())).toMatchObject({
+      id: 7,
+      result: { supportedVersions: expect.arrayContaining(['2026-07-28']) },
+    });
   });
 
   test('reads nothing from process.env unless given it', () => {

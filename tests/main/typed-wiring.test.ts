@@ -46,7 +46,9 @@ function compile(name: string, body: string): string[] {
     types: ['node'],
   });
   const source = program.getSourceFile(file);
-  return ts.getPreEmitDiagnostics(program, source).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  return ts
+    .getPreEmitDiagnostics(program, source)
+    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
 }
 
 describe('typed service identifiers: the compiler checks the wiring', () => {
@@ -73,7 +75,9 @@ describe('typed service identifiers: the compiler checks the wiring', () => {
         bind(ENGINE).toResolvedValue((store: Store, name: string) => ({ run: () => { store.keep(name); return 1; } }), [NAME, STORE]);
       });`,
     );
-    expect(errors.join('\n')).toMatch(/Token<string>.*is not assignable to .*Store|Token<Store>.*is not assignable to .*string/s);
+    expect(errors.join('\n')).toMatch(
+      /Token<string>.*is not assignable to .*Store|Token<Store>.*is not assignable to .*string/s,
+    );
   });
 
   test("the server's own PolicyEngine binding with its first two tokens swapped fails to compile", () => {

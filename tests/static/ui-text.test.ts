@@ -8,7 +8,11 @@ interface MarkdownModule {
   inlineRuns(text: string): Array<{ type: string; text: string }>;
 }
 interface HistoryModule {
-  CommandHistory: new () => { record(command: string): void; older(current: string): string | undefined; newer(): string | undefined };
+  CommandHistory: new () => {
+    record(command: string): void;
+    older(current: string): string | undefined;
+    newer(): string | undefined;
+  };
 }
 
 const { stripAnsi, ansiSegments } = jest.requireActual<AnsiModule>('../../static/ansi.js');
@@ -17,7 +21,9 @@ const { CommandHistory } = jest.requireActual<HistoryModule>('../../static/comma
 
 describe('static/ansi.js', () => {
   it('drops every escape sequence and control character, keeping the words, tabs and newlines', () => {
-    expect(stripAnsi('\u001b[31mred\u001b[0m\t\u001b]0;title\u0007plain\u001b[2K\r\nnext\u0000\u0008\u001bc')).toBe('red\tplain\nnext');
+    expect(stripAnsi('\u001b[31mred\u001b[0m\t\u001b]0;title\u0007plain\u001b[2K\r\nnext\u0000\u0008\u001bc')).toBe(
+      'red\tplain\nnext',
+    );
   });
 
   it('keeps SGR bold and the 16 foreground colours as runs, and nothing else', () => {
@@ -33,7 +39,8 @@ describe('static/ansi.js', () => {
 
 describe('static/markdown.js', () => {
   it('splits a reply into paragraphs, lists, headings and fenced code, keeping code verbatim', () => {
-    const source = '# Plan\nFirst line\nsame paragraph\n\n- one\n- **two**\n\n1. a\n2) b\n\n```sh\nls -la\n  <b>x</b>\n```\nafter';
+    const source =
+      '# Plan\nFirst line\nsame paragraph\n\n- one\n- **two**\n\n1. a\n2) b\n\n```sh\nls -la\n  <b>x</b>\n```\nafter';
     expect(markdownBlocks(source)).toEqual([
       { type: 'h', text: 'Plan' },
       { type: 'p', text: 'First line\nsame paragraph' },
@@ -45,7 +52,9 @@ describe('static/markdown.js', () => {
   });
 
   it('an unclosed fence runs to the end, as code', () => {
-    expect(markdownBlocks('```\n<script>x</script>')).toEqual([{ type: 'code', language: '', text: '<script>x</script>' }]);
+    expect(markdownBlocks('```\n<script>x</script>')).toEqual([
+      { type: 'code', language: '', text: '<script>x</script>' },
+    ]);
   });
 
   it('marks inline code, bold and italic, and leaves HTML and snake_case as text', () => {

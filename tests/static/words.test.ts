@@ -9,10 +9,22 @@ interface WordsModule {
   sentenceFor(error: unknown): string;
 }
 
-const { SENTENCES, SESSION_ENDED_CODES, saysSessionEnded, sentenceFor } = jest.requireActual<WordsModule>('../../static/words.js');
+const { SENTENCES, SESSION_ENDED_CODES, saysSessionEnded, sentenceFor } =
+  jest.requireActual<WordsModule>('../../static/words.js');
 
 /** Codes the UI makes up itself for failures that carry no server code (see static/api.js `RequestFailed`). */
-const UI_CODES = ['unreachable', 'unauthorized', 'rate_limited', 'too_large', 'not_available', 'operator_unauthorized', 'rpc_error', 'http_error', 'server_stopped', 'not_connected'];
+const UI_CODES = [
+  'unreachable',
+  'unauthorized',
+  'rate_limited',
+  'too_large',
+  'not_available',
+  'operator_unauthorized',
+  'rpc_error',
+  'http_error',
+  'server_stopped',
+  'not_connected',
+];
 
 const codes = Object.keys(DOMAIN_ERRORS) as DomainErrorCode[];
 /** Every code the server can answer with: tool refusal / JSON-RPC data codes, and the web routes' `error` codes. */
@@ -25,7 +37,9 @@ describe('static/words.js speaks the error catalogue', () => {
   });
 
   it('treats exactly the session codes of the not_found and expired categories as an ended session', () => {
-    const sessionGone = codes.filter((code) => code.startsWith('session_') && ['not_found', 'expired'].includes(DOMAIN_ERRORS[code].category));
+    const sessionGone = codes.filter(
+      (code) => code.startsWith('session_') && ['not_found', 'expired'].includes(DOMAIN_ERRORS[code].category),
+    );
     const expected = new Set([...sessionGone, ...sessionGone.map((code) => webErrorOf(code).error)]);
     expect([...SESSION_ENDED_CODES].sort()).toEqual([...expected].sort());
     expect(saysSessionEnded({ code: 'session_expired' })).toBe(true);

@@ -19,7 +19,11 @@ export function livePidsRunning(argv: string[]): number[] {
 }
 
 /** Polls until `condition` holds; fails with `description` after `timeoutMs` (generous: the machine may be loaded). */
-export async function pollUntil(condition: () => boolean | Promise<boolean>, description: string, timeoutMs = 20_000): Promise<void> {
+export async function pollUntil(
+  condition: () => boolean | Promise<boolean>,
+  description: string,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);

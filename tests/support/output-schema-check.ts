@@ -8,7 +8,10 @@ const validator = new AjvJsonSchemaValidator();
 const compiled = new WeakMap<Record<string, unknown>, ReturnType<AjvJsonSchemaValidator['getValidator']>>();
 
 /** The validation error message, or undefined when `structuredContent` conforms to `outputSchema`. */
-export function outputSchemaProblem(outputSchema: Record<string, unknown>, structuredContent: unknown): string | undefined {
+export function outputSchemaProblem(
+  outputSchema: Record<string, unknown>,
+  structuredContent: unknown,
+): string | undefined {
   let check = compiled.get(outputSchema);
   if (check === undefined) {
     check = validator.getValidator(outputSchema);
@@ -19,9 +22,14 @@ export function outputSchemaProblem(outputSchema: Record<string, unknown>, struc
 }
 
 /** Throws (naming the tool and the problem) when a result does not conform to the tool's declared output schema. */
-export function assertConformsToOutputSchema(tool: { name: string; outputSchema: Record<string, unknown> }, structuredContent: unknown): void {
+export function assertConformsToOutputSchema(
+  tool: { name: string; outputSchema: Record<string, unknown> },
+  structuredContent: unknown,
+): void {
   const problem = outputSchemaProblem(tool.outputSchema, structuredContent);
   if (problem !== undefined) {
-    throw new Error(`${tool.name}: structured content does not match the declared outputSchema: ${problem}\n${JSON.stringify(structuredContent)}`);
+    throw new Error(
+      `${tool.name}: structured content does not match the declared outputSchema: ${problem}\n${JSON.stringify(structuredContent)}`,
+    );
   }
 }

@@ -22,11 +22,27 @@ export function pythonWithMcp(): string {
     execFileSync('python3', ['-m', 'venv', venv], { stdio: 'pipe' });
     // No retries: where the default index is out of reach and a mirror is configured (pip.conf's extra-index-url),
     // each of pip's retries of the unreachable index costs seconds per package, minutes in all.
-    execFileSync(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', '--retries', '0', `mcp==${PYTHON_MCP_VERSION}`], { stdio: 'pipe' });
+    execFileSync(
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--disable-pip-version-check',
+        '--quiet',
+        '--retries',
+        '0',
+        `mcp==${PYTHON_MCP_VERSION}`,
+      ],
+      { stdio: 'pipe' },
+    );
   } catch (error) {
     const output = error as { stderr?: Buffer; message: string };
-    throw new Error(`cannot set up the Python MCP SDK in ${venv} (python3 -m venv, then pip install mcp==${PYTHON_MCP_VERSION}; ` +
-      `README lists what npm test needs): ${output.stderr?.toString().trim().split('\n').slice(-3).join(' | ') ?? output.message}`, { cause: error });
+    throw new Error(
+      `cannot set up the Python MCP SDK in ${venv} (python3 -m venv, then pip install mcp==${PYTHON_MCP_VERSION}; ` +
+        `README lists what npm test needs): ${output.stderr?.toString().trim().split('\n').slice(-3).join(' | ') ?? output.message}`,
+      { cause: error },
+    );
   }
   writeFileSync(ready, `mcp==${PYTHON_MCP_VERSION}\n`);
   return python;

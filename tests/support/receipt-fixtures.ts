@@ -16,7 +16,9 @@ export function seedReceipt(): Record<string, unknown> {
 
 /** The part of ajv 8 used here (the top-level `ajv` is v6; ajv 8 comes with ajv-formats and the MCP SDK). */
 interface Ajv8 {
-  compile(schema: object): ((value: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
+  compile(
+    schema: object,
+  ): ((value: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
 }
 type Ajv8Constructor = new (options: { allErrors: boolean; strict: boolean }) => Ajv8;
 
@@ -25,7 +27,9 @@ const Ajv2020 = (requireBesideAjvFormats('ajv/dist/2020') as { default: Ajv8Cons
 const addFormats = (requireBesideAjvFormats('ajv-formats') as { default: (ajv: Ajv8) => void }).default;
 
 /** A real JSON Schema validator (ajv 8, draft 2020-12, formats checked), independent of zod. */
-export function jsonSchemaValidator(schema: Record<string, unknown>): (value: unknown) => { valid: boolean; errors: string[] } {
+export function jsonSchemaValidator(
+  schema: Record<string, unknown>,
+): (value: unknown) => { valid: boolean; errors: string[] } {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   addFormats(ajv);
   const validate = ajv.compile(schema);

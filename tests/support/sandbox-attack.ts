@@ -39,9 +39,16 @@ export async function openListener(): Promise<{ port: number; connections: () =>
  * (a shell script body) as that file's clean filter, and the file changed without changing its size: `git status`
  * must then run the filter to hash it.
  */
-export function plantCleanFilterRepository(workspace: string, hookBody: string): { hookPath: string; gitConfig: string } {
+export function plantCleanFilterRepository(
+  workspace: string,
+  hookBody: string,
+): { hookPath: string; gitConfig: string } {
   const git = (...args: string[]): void => {
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: workspace, stdio: 'ignore', env: { PATH: '/usr/bin:/bin', HOME: workspace } });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+      cwd: workspace,
+      stdio: 'ignore',
+      env: { PATH: '/usr/bin:/bin', HOME: workspace },
+    });
   };
   git('init', '-q', '.');
   const tracked = path.join(workspace, 'README');
@@ -76,17 +83,49 @@ export function serverUserLauncher(who: 'root' | 'nobody'): string[] {
  * agent hosts, the clouds, registries and package managers, `.env`, shell and REPL histories.
  */
 export const CREDENTIAL_FILES = [
-  '.ssh/id_rsa', '.ssh/id_ed25519', '.aws/credentials', '.aws/config', '.config/git/credentials', '.git-credentials',
-  '.claude/.credentials.json', '.codex/auth.json', '.config/github-copilot/hosts.json', '.config/gh/hosts.yml',
-  '.config/containers/auth.json', '.docker/config.json', '.yarnrc.yml', '.npmrc', '.pip/pip.conf', '.config/pip/pip.conf',
-  '.pypirc', '.gradle/gradle.properties', '.m2/settings.xml', '.config/rclone/rclone.conf', '.s3cfg', '.boto',
-  '.terraformrc', '.terraform.d/credentials.tfrc.json', '.env', '.bash_history', '.zsh_history', '.python_history',
-  '.node_repl_history', '.psql_history', '.mysql_history', '.netrc', '.kube/config', '.gnupg/private-keys-v1.d/k.key',
-  '.config/gcloud/credentials.db', '.cargo/credentials.toml',
+  '.ssh/id_rsa',
+  '.ssh/id_ed25519',
+  '.aws/credentials',
+  '.aws/config',
+  '.config/git/credentials',
+  '.git-credentials',
+  '.claude/.credentials.json',
+  '.codex/auth.json',
+  '.config/github-copilot/hosts.json',
+  '.config/gh/hosts.yml',
+  '.config/containers/auth.json',
+  '.docker/config.json',
+  '.yarnrc.yml',
+  '.npmrc',
+  '.pip/pip.conf',
+  '.config/pip/pip.conf',
+  '.pypirc',
+  '.gradle/gradle.properties',
+  '.m2/settings.xml',
+  '.config/rclone/rclone.conf',
+  '.s3cfg',
+  '.boto',
+  '.terraformrc',
+  '.terraform.d/credentials.tfrc.json',
+  '.env',
+  '.bash_history',
+  '.zsh_history',
+  '.python_history',
+  '.node_repl_history',
+  '.psql_history',
+  '.mysql_history',
+  '.netrc',
+  '.kube/config',
+  '.gnupg/private-keys-v1.d/k.key',
+  '.config/gcloud/credentials.db',
+  '.cargo/credentials.toml',
 ] as const;
 
 /** Fills `home` with every credential file (content `home-secret-<n>`) and one toolchain binary on the allow list. */
-export function plantHome(home: string, owner?: number): { secretOf: (index: number) => string; toolchainFile: string } {
+export function plantHome(
+  home: string,
+  owner?: number,
+): { secretOf: (index: number) => string; toolchainFile: string } {
   const secretOf = (index: number): string => `home-secret-${index}-${process.pid}`;
   CREDENTIAL_FILES.forEach((relative, index) => {
     const file = path.join(home, relative);

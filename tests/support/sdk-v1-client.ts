@@ -40,7 +40,11 @@ export async function connectV1Client(transport: V1Transport, env: Record<string
     };
   }
   const server = await startTestServer(env);
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
   await client.listTools();
   return {
     client,

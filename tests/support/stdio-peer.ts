@@ -47,7 +47,10 @@ export class StdioPeer {
   }
 
   /** Sends a request and waits for the response with the same id (among the messages that arrive after it is sent). */
-  async request(message: { id: string | number } & Record<string, unknown>, timeoutMs = 10_000): Promise<JsonRpcMessage> {
+  async request(
+    message: { id: string | number } & Record<string, unknown>,
+    timeoutMs = 10_000,
+  ): Promise<JsonRpcMessage> {
     const since = this.messages.length;
     this.send({ jsonrpc: '2.0', ...message });
     return this.waitFor((m) => m.id === message.id, timeoutMs, since);
@@ -57,7 +60,11 @@ export class StdioPeer {
    * Waits for a message matching `predicate` among those received from index `since` on (a test sharing the server
    * with others passes the count it started at, so it never matches an earlier test's answer).
    */
-  async waitFor(predicate: (message: JsonRpcMessage) => boolean, timeoutMs = 10_000, since = 0): Promise<JsonRpcMessage> {
+  async waitFor(
+    predicate: (message: JsonRpcMessage) => boolean,
+    timeoutMs = 10_000,
+    since = 0,
+  ): Promise<JsonRpcMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages.slice(since).find(predicate);
@@ -111,6 +118,10 @@ export const MODERN_META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-export function modern(method: string, id: string | number, params: Record<string, unknown> = {}): { id: string | number; method: string; params: Record<string, unknown> } {
+export function modern(
+  method: string,
+  id: string | number,
+  params: Record<string, unknown> = {},
+): { id: string | number; method: string; params: Record<string, unknown> } {
   return { id, method, params: { ...params, _meta: MODERN_META } };
 }

@@ -48,13 +48,27 @@ export async function call(client: Client, name: string, args: Record<string, un
 }
 
 /** A call that must succeed with a screen. */
-export async function screenCall(client: Client, name: 'terminal_open' | 'terminal_screen', args: Record<string, unknown>): Promise<ScreenAnswer> {
+export async function screenCall(
+  client: Client,
+  name: 'terminal_open' | 'terminal_screen',
+  args: Record<string, unknown>,
+): Promise<ScreenAnswer> {
   const answer = await call(client, name, args);
   if (answer.isError) throw new Error(`${name} failed: ${JSON.stringify(answer.structuredContent)}`);
   return answer.structuredContent as unknown as ScreenAnswer;
 }
 
 /** Types keys at the terminal and waits (up to 30 s, a loaded machine) for `pattern` on the screen. */
-export async function typeAndWait(client: Client, at: ScreenAnswer, keys: unknown[], pattern: string): Promise<ScreenAnswer> {
-  return screenCall(client, 'terminal_screen', { session_id: at.session_id, command_id: at.command_id, keys, wait: { pattern, timeout_ms: 30_000 } });
+export async function typeAndWait(
+  client: Client,
+  at: ScreenAnswer,
+  keys: unknown[],
+  pattern: string,
+): Promise<ScreenAnswer> {
+  return screenCall(client, 'terminal_screen', {
+    session_id: at.session_id,
+    command_id: at.command_id,
+    keys,
+    wait: { pattern, timeout_ms: 30_000 },
+  });
 }

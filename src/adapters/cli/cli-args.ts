@@ -63,8 +63,10 @@ export function parseArguments(argv: readonly string[], spec: CliArgumentSpec): 
     const match = LONG_FLAG.exec(token);
     const name = match?.[1];
     const flag = name === undefined ? undefined : spec.flags.find((candidate) => candidate.name === name);
-    if (name === undefined || flag === undefined) throw misuse(unknownFlagMessage(name === undefined ? token : `--${name}`, spec));
-    if (values[flag.name] !== undefined || switches.has(flag.name)) throw misuse(`--${flag.name} is given more than once`);
+    if (name === undefined || flag === undefined)
+      throw misuse(unknownFlagMessage(name === undefined ? token : `--${name}`, spec));
+    if (values[flag.name] !== undefined || switches.has(flag.name))
+      throw misuse(`--${flag.name} is given more than once`);
     const inline = match?.[2];
     if (flag.value === undefined) {
       if (inline !== undefined) throw misuse(`--${flag.name} takes no value`);
@@ -86,7 +88,11 @@ export function parseArguments(argv: readonly string[], spec: CliArgumentSpec): 
   const maxPositionals = spec.maxPositionals ?? 0;
   if (positionals.length > maxPositionals) {
     const extra = positionals[maxPositionals] ?? '';
-    throw misuse(maxPositionals === 0 ? `unexpected argument: ${extra}` : `too many arguments (at most ${maxPositionals}): ${extra}`);
+    throw misuse(
+      maxPositionals === 0
+        ? `unexpected argument: ${extra}`
+        : `too many arguments (at most ${maxPositionals}): ${extra}`,
+    );
   }
   return { values, switches, positionals };
 }
@@ -108,11 +114,16 @@ export function unknownCommandError(name: string, commandNames: readonly string[
     return new CliUsageError(`unknown command: ${name} (the seed's ${name} is term-mcp ${seedName} here)`);
   }
   const suggestion = closestName(name, commandNames);
-  return new CliUsageError(`unknown command: ${name}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}`);
+  return new CliUsageError(
+    `unknown command: ${name}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}`,
+  );
 }
 
 function unknownFlagMessage(flag: string, spec: CliArgumentSpec): string {
-  const suggestion = closestName(flag.replace(/^-+/, ''), spec.flags.map((candidate) => candidate.name));
+  const suggestion = closestName(
+    flag.replace(/^-+/, ''),
+    spec.flags.map((candidate) => candidate.name),
+  );
   return `unknown flag ${flag}${suggestion === undefined ? '' : ` (did you mean --${suggestion}?)`}`;
 }
 
@@ -129,13 +140,16 @@ export function closestName(input: string, candidates: readonly string[]): strin
 
 /** Damerau-Levenshtein (optimal string alignment): a swapped pair of letters, the commonest typo, costs 1. */
 function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i += 1) {
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, at(i - 2, j - 2) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        distance = Math.min(distance, at(i - 2, j - 2) + 1);
       (rows[i] as number[])[j] = distance;
     }
   }

@@ -21,8 +21,16 @@ export interface CliCommand {
 
 /** The flags both servers take; each overrides an environment variable (docs/configuration.md). */
 const SERVER_FLAGS: readonly CliFlag[] = [
-  { name: 'workspace', value: 'DIR', description: 'WORKSPACE_ROOT: the folder commands run in (default: the current directory)' },
-  { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: inspect (default, read-only) | confirm | trusted | sandboxed' },
+  {
+    name: 'workspace',
+    value: 'DIR',
+    description: 'WORKSPACE_ROOT: the folder commands run in (default: the current directory)',
+  },
+  {
+    name: 'mode',
+    value: 'MODE',
+    description: 'APPROVAL_MODE: inspect (default, read-only) | confirm | trusted | sandboxed',
+  },
   { name: 'policy', value: 'FILE', description: 'TERM_MCP_POLICY: a JSON or YAML policy file' },
   { name: 'approval', value: 'CHANNEL', description: 'TERM_MCP_APPROVAL: client (default) | operator' },
 ];
@@ -51,10 +59,18 @@ export const CLI_COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze(
     summary: 'judge a command line with the policy and print the verdict, rule, reasons and launch; runs nothing',
     synopsis: '"<command>" [flags]',
     flags: [
-      { name: 'workspace', value: 'DIR', description: 'WORKSPACE_ROOT: the workspace to judge against (default: the current directory)' },
+      {
+        name: 'workspace',
+        value: 'DIR',
+        description: 'WORKSPACE_ROOT: the workspace to judge against (default: the current directory)',
+      },
       { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: inspect (default) | confirm | trusted | sandboxed' },
       { name: 'policy', value: 'FILE', description: 'TERM_MCP_POLICY: a JSON or YAML policy file' },
-      { name: 'cwd', value: 'DIR', description: 'the working directory of the command (relative to the workspace; default its root)' },
+      {
+        name: 'cwd',
+        value: 'DIR',
+        description: 'the working directory of the command (relative to the workspace; default its root)',
+      },
       { name: 'json', description: 'print the decision as JSON' },
     ],
     maxPositionals: 1,
@@ -64,8 +80,16 @@ export const CLI_COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze(
     summary: 'check this machine can run term-mcp: Node, the workspace, and a real sandbox probe; exit 1 if not',
     synopsis: '[--workspace DIR] [--mode MODE] [--json]',
     flags: [
-      { name: 'workspace', value: 'DIR', description: 'WORKSPACE_ROOT: the workspace to check (default: the current directory)' },
-      { name: 'mode', value: 'MODE', description: 'APPROVAL_MODE: the mode whose sandbox profile is probed (default inspect)' },
+      {
+        name: 'workspace',
+        value: 'DIR',
+        description: 'WORKSPACE_ROOT: the workspace to check (default: the current directory)',
+      },
+      {
+        name: 'mode',
+        value: 'MODE',
+        description: 'APPROVAL_MODE: the mode whose sandbox profile is probed (default inspect)',
+      },
       { name: 'json', description: 'print {"version", "checks", "ok"}' },
     ],
     load: () => import('./commands/doctor-command.js'),
@@ -107,7 +131,7 @@ export const CLI_COMMANDS: Readonly<Record<string, CliCommand>> = Object.freeze(
     load: () => import('./commands/demo-command.js'),
   },
   help: {
-    summary: 'print this help, or one command\'s (also --help, -h, and <command> --help)',
+    summary: "print this help, or one command's (also --help, -h, and <command> --help)",
     synopsis: '[command]',
     flags: [],
     maxPositionals: 1,

@@ -8,14 +8,23 @@ import { commandUsage, generalUsage } from './cli-usage.js';
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
 /** Top-level spellings that stand for a command. */
-const ALIASES: Readonly<Record<string, string>> = Object.freeze({ '--help': 'help', '-h': 'help', '--version': 'version', '-v': 'version' });
+const ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  '--help': 'help',
+  '-h': 'help',
+  '--version': 'version',
+  '-v': 'version',
+});
 
 /**
  * `term-mcp [command] [args]`: finds the command in the table, answers `--help`, checks the arguments against the
  * command's declared flags, and only then loads and runs the command's module. Never throws: every failure becomes
  * one line on stderr (plus the usage for a usage error) and an exit code.
  */
-export async function runCli(argv: readonly string[], environment: CliEnvironment, commands: Readonly<Record<string, CliCommand>> = CLI_COMMANDS): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  environment: CliEnvironment,
+  commands: Readonly<Record<string, CliCommand>> = CLI_COMMANDS,
+): Promise<number> {
   const { name, rest } = splitCommand(argv);
   try {
     const command = commands[name];
@@ -53,11 +62,19 @@ function splitCommand(argv: readonly string[]): { name: string; rest: readonly s
   return { name: first, rest };
 }
 
-function report(error: unknown, name: string, stderr: CliOutput, commands: Readonly<Record<string, CliCommand>>): number {
+function report(
+  error: unknown,
+  name: string,
+  stderr: CliOutput,
+  commands: Readonly<Record<string, CliCommand>>,
+): number {
   if (error instanceof CliUsageError) {
     const command = error.command === undefined ? undefined : commands[error.command];
     const prefix = error.command === undefined ? 'term-mcp' : `term-mcp ${error.command}`;
-    const usage = command === undefined || error.command === undefined ? generalUsage(commands) : commandUsage(error.command, command);
+    const usage =
+      command === undefined || error.command === undefined
+        ? generalUsage(commands)
+        : commandUsage(error.command, command);
     stderr.write(`${prefix}: ${error.message}\n\n${usage}`);
     return EXIT.usage;
   }

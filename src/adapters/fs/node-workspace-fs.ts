@@ -58,7 +58,10 @@ export class NodeWorkspaceFS implements WorkspaceFS {
       throw new InvalidArgument('The listing limit must be a positive integer.', { limit });
     }
     const entries: WorkspaceEntry[] = [];
-    for await (const file of walkFilesInPathOrder(this.root, { after: afterPath, skipDirectories: this.skipDirectories })) {
+    for await (const file of walkFilesInPathOrder(this.root, {
+      after: afterPath,
+      skipDirectories: this.skipDirectories,
+    })) {
       if (entries.length === limit) return { entries, more: true };
       const size = await regularFileSize(file.absolutePath);
       if (size !== undefined) entries.push({ path: file.relativePath, size });

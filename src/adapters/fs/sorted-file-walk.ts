@@ -36,7 +36,11 @@ export async function* walkFilesInPathOrder(root: string, options: WalkOptions):
   yield* walkDirectory(root, '', options);
 }
 
-async function* walkDirectory(absoluteDir: string, relativePrefix: string, options: WalkOptions): AsyncGenerator<WalkedFile> {
+async function* walkDirectory(
+  absoluteDir: string,
+  relativePrefix: string,
+  options: WalkOptions,
+): AsyncGenerator<WalkedFile> {
   const { after } = options;
   for (const child of await readSortedChildren(absoluteDir, options.skipDirectories)) {
     const relativePath = relativePrefix + child.name;

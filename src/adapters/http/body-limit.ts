@@ -32,7 +32,10 @@ export function bodyLimit(maxBytes: number, ownBodyPaths: readonly string[] = []
           refuse(res, 'request_too_large', `Request body exceeds ${maxBytes} bytes`);
           return;
         }
-        sendJsonRpcError(res, status ?? REFUSAL_STATUS.unreadable_body, { code: refusalJsonRpcCode('unreadable_body'), message: 'Request body could not be read' });
+        sendJsonRpcError(res, status ?? REFUSAL_STATUS.unreadable_body, {
+          code: refusalJsonRpcCode('unreadable_body'),
+          message: 'Request body could not be read',
+        });
         return;
       }
       const raw: unknown = req.body;

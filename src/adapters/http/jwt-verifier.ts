@@ -36,10 +36,14 @@ export function createJwtVerifier(settings: JwtSettings): JwtVerifier | undefine
   const { jwtSecret, jwtJwks, jwtIssuer, jwtAudience } = settings;
   if (jwtSecret === undefined && jwtJwks === undefined) return undefined;
   if (jwtIssuer === undefined) {
-    throw new ConfigurationError('TERM_MCP_JWT_ISSUER: required when JWT authentication is configured', { setting: 'TERM_MCP_JWT_ISSUER' });
+    throw new ConfigurationError('TERM_MCP_JWT_ISSUER: required when JWT authentication is configured', {
+      setting: 'TERM_MCP_JWT_ISSUER',
+    });
   }
   if (jwtAudience === undefined) {
-    throw new ConfigurationError('TERM_MCP_JWT_AUDIENCE: required when JWT authentication is configured', { setting: 'TERM_MCP_JWT_AUDIENCE' });
+    throw new ConfigurationError('TERM_MCP_JWT_AUDIENCE: required when JWT authentication is configured', {
+      setting: 'TERM_MCP_JWT_AUDIENCE',
+    });
   }
   const secret = jwtSecret === undefined ? undefined : new TextEncoder().encode(jwtSecret);
   const jwks = jwtJwks === undefined ? undefined : loadJwks(jwtJwks);
@@ -76,17 +80,23 @@ export function createJwtVerifier(settings: JwtSettings): JwtVerifier | undefine
 function loadJwks(source: string): JWTVerifyGetKey {
   if (/^https:\/\//i.test(source)) return createRemoteJWKSet(new URL(source));
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
-    throw new ConfigurationError('TERM_MCP_JWT_JWKS: a JWKS URL must use https (or give a file path)', { setting: 'TERM_MCP_JWT_JWKS' });
+    throw new ConfigurationError('TERM_MCP_JWT_JWKS: a JWKS URL must use https (or give a file path)', {
+      setting: 'TERM_MCP_JWT_JWKS',
+    });
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(source, 'utf8'));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigurationError(`TERM_MCP_JWT_JWKS: cannot read a JWKS from ${source}: ${reason}`, { setting: 'TERM_MCP_JWT_JWKS' });
+    throw new ConfigurationError(`TERM_MCP_JWT_JWKS: cannot read a JWKS from ${source}: ${reason}`, {
+      setting: 'TERM_MCP_JWT_JWKS',
+    });
   }
   if (typeof parsed !== 'object' || parsed === null || !Array.isArray((parsed as { keys?: unknown }).keys)) {
-    throw new ConfigurationError(`TERM_MCP_JWT_JWKS: ${source} is not a JWKS ({"keys": [...]})`, { setting: 'TERM_MCP_JWT_JWKS' });
+    throw new ConfigurationError(`TERM_MCP_JWT_JWKS: ${source} is not a JWKS ({"keys": [...]})`, {
+      setting: 'TERM_MCP_JWT_JWKS',
+    });
   }
   return createLocalJWKSet(parsed as JSONWebKeySet);
 }

@@ -153,7 +153,8 @@ export class LegacySessionStore {
     }
     if (this.sessions.size < this.options.maxSessions) return true;
     const byPrincipal = new Map<string, LegacySession[]>();
-    for (const session of this.sessions.values()) byPrincipal.set(session.principal, [...(byPrincipal.get(session.principal) ?? []), session]);
+    for (const session of this.sessions.values())
+      byPrincipal.set(session.principal, [...(byPrincipal.get(session.principal) ?? []), session]);
     for (const held of [...byPrincipal.values()].sort((a, b) => b.length - a.length)) {
       const victim = this.leastRecentlyUsedEvictable(held);
       if (victim) {

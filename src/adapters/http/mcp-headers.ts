@@ -1,7 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { ERA_TRANSPORT_RULES } from '../../application/mcp/era-transport-rules.js';
-import { carriesName, type ClassifiedMessage, type MessageFacts } from '../../application/mcp/message-classification.js';
+import {
+  carriesName,
+  type ClassifiedMessage,
+  type MessageFacts,
+} from '../../application/mcp/message-classification.js';
 import { refuse } from './json-rpc-reply.js';
 import { classifiedMessageOf } from './mcp-message.js';
 
@@ -31,7 +35,13 @@ export function mcpHeaderGuard(): RequestHandler {
     }
     const rules = ERA_TRANSPORT_RULES[message.era];
     if (!acceptsJsonAndEventStream(req.headers.accept)) {
-      refuse(res, 'not_acceptable', 'Not Acceptable: the Accept header must list application/json and text/event-stream', message.id, rules.notAcceptableCode);
+      refuse(
+        res,
+        'not_acceptable',
+        'Not Acceptable: the Accept header must list application/json and text/event-stream',
+        message.id,
+        rules.notAcceptableCode,
+      );
       return;
     }
     const problem = rules.mirrorsStandardHeaders ? standardHeaderProblem(req.headers, message) : undefined;
@@ -51,7 +61,8 @@ export function acceptsJsonAndEventStream(accept: string | undefined): boolean {
     .map((part) => part.split(';'))
     .filter(([, ...parameters]) => !parameters.some((parameter) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/i.test(parameter)))
     .map(([range]) => (range ?? '').trim().toLowerCase());
-  const covers = (type: string): boolean => ranges.some((range) => range === type || range === '*/*' || range === `${type.split('/')[0]}/*`);
+  const covers = (type: string): boolean =>
+    ranges.some((range) => range === type || range === '*/*' || range === `${type.split('/')[0]}/*`);
   return covers('application/json') && covers('text/event-stream');
 }
 
@@ -61,7 +72,10 @@ export function acceptsJsonAndEventStream(accept: string | undefined): boolean {
  * SHOULD use that. 2025-03-26 clients (`@modelcontextprotocol/sdk` 1.12) never send it. Only an invalid value or one
  * this session does not speak is refused (400). Returns the problem, or undefined when the request may proceed.
  */
-export function legacySessionVersionProblem(header: string | string[] | undefined, negotiated: string): string | undefined {
+export function legacySessionVersionProblem(
+  header: string | string[] | undefined,
+  negotiated: string,
+): string | undefined {
   if (header === undefined) return undefined;
   const value = single(header);
   if (value === negotiated) return undefined;
@@ -84,7 +98,12 @@ export function decodeMcpHeaderValue(value: string): string | undefined {
 }
 
 function standardHeaderProblem(headers: IncomingHttpHeaders, message: MessageFacts): string | undefined {
-  const versionProblem = compare('MCP-Protocol-Version', single(headers['mcp-protocol-version']), message.protocolVersion, message.isRequest);
+  const versionProblem = compare(
+    'MCP-Protocol-Version',
+    single(headers['mcp-protocol-version']),
+    message.protocolVersion,
+    message.isRequest,
+  );
   if (versionProblem) return versionProblem;
   const methodProblem = compare('Mcp-Method', single(headers['mcp-method']), message.method, message.isRequest);
   if (methodProblem) return methodProblem;
@@ -99,7 +118,12 @@ function standardHeaderProblem(headers: IncomingHttpHeaders, message: MessageFac
  * A header must be present when `required`, and equal the body value when both exist. A body value of the wrong
  * type is not compared: the dispatcher reports it as invalid params.
  */
-function compare(header: string, headerValue: string | undefined, bodyValue: unknown, required: boolean): string | undefined {
+function compare(
+  header: string,
+  headerValue: string | undefined,
+  bodyValue: unknown,
+  required: boolean,
+): string | undefined {
   if (headerValue === undefined) return required ? `Missing ${header} header` : undefined;
   if (typeof bodyValue !== 'string' || headerValue === bodyValue) return undefined;
   return `Header mismatch: ${header} header value '${clip(headerValue)}' does not match body value '${clip(bodyValue)}'`;

@@ -72,7 +72,12 @@ class McpEndpoint {
       refuse(res, 'invalid_message', incoming.reason, incoming.id);
       return;
     }
-    const call: Call = { incoming, principal: principalOf(res), signal: abortWhenClientLeaves(res), notify: requestNotifier(res) };
+    const call: Call = {
+      incoming,
+      principal: principalOf(res),
+      signal: abortWhenClientLeaves(res),
+      notify: requestNotifier(res),
+    };
     if (incoming.kind !== 'response' && ERA_TRANSPORT_RULES[incoming.era].stateless) return this.serveModern(call, res);
     if (incoming.kind === 'request' && incoming.method === 'initialize') return this.initializeSession(call, res);
     return this.serveLegacy(call, req, res);
@@ -105,7 +110,8 @@ class McpEndpoint {
   private async initializeSession(call: Call, res: Response): Promise<void> {
     const session = this.sessions.open(call.principal);
     if (session === undefined) {
-      const message = 'Too many sessions: every session is serving a request or was used recently; retry later (or end an unused one with DELETE /mcp)';
+      const message =
+        'Too many sessions: every session is serving a request or was used recently; retry later (or end an unused one with DELETE /mcp)';
       refuse(res, 'transport_sessions_busy', message, idOf(call.incoming));
       return;
     }
@@ -138,7 +144,11 @@ class McpEndpoint {
     }
     try {
       if (session === undefined || session.handshake.protocolVersion !== BATCH_PROTOCOL_VERSION) {
-        refuse(res, 'invalid_message', `JSON-RPC batches are not supported (only in a session negotiated at ${BATCH_PROTOCOL_VERSION})`);
+        refuse(
+          res,
+          'invalid_message',
+          `JSON-RPC batches are not supported (only in a session negotiated at ${BATCH_PROTOCOL_VERSION})`,
+        );
         return;
       }
       if (batch.length === 0) {
@@ -149,9 +159,13 @@ class McpEndpoint {
       const answers = await Promise.all(
         batch.map(async (member): Promise<JsonRpcResponse | undefined> => {
           const incoming = classifyMessage(member);
-          if (incoming.kind === 'invalid') return errorResponse(incoming.id, { code: ERROR_CODES.invalidRequest, message: incoming.reason });
+          if (incoming.kind === 'invalid')
+            return errorResponse(incoming.id, { code: ERROR_CODES.invalidRequest, message: incoming.reason });
           if (incoming.kind === 'request' && incoming.method === 'initialize') {
-            return errorResponse(incoming.message.id, { code: ERROR_CODES.invalidRequest, message: 'Invalid request: initialize cannot be part of a batch' });
+            return errorResponse(incoming.message.id, {
+              code: ERROR_CODES.invalidRequest,
+              message: 'Invalid request: initialize cannot be part of a batch',
+            });
           }
           return this.dispatcher.dispatch(incoming, sessionContext(session, { incoming, principal, signal }));
         }),
@@ -162,7 +176,10 @@ class McpEndpoint {
         res.status(202).end();
         return;
       }
-      res.status(200).type('application/json').send(`[${responses.map((response) => serializeMessage(response)).join(',')}]`);
+      res
+        .status(200)
+        .type('application/json')
+        .send(`[${responses.map((response) => serializeMessage(response)).join(',')}]`);
     } finally {
       if (session !== undefined) this.sessions.release(session);
     }
@@ -193,7 +210,10 @@ class McpEndpoint {
       return;
     }
     try {
-      const versionProblem = legacySessionVersionProblem(req.headers['mcp-protocol-version'], session.handshake.protocolVersion ?? '');
+      const versionProblem = legacySessionVersionProblem(
+        req.headers['mcp-protocol-version'],
+        session.handshake.protocolVersion ?? '',
+      );
       if (versionProblem !== undefined) {
         refuse(res, 'session_version_mismatch', versionProblem, idOf(call.incoming));
         return;
@@ -210,11 +230,24 @@ class McpEndpoint {
 const BATCH_PROTOCOL_VERSION = '2025-03-26';
 
 function statelessContext(call: Call): DispatchContext {
-  return { transport: 'http', handshake: new LegacyHandshake(), signal: call.signal, principal: call.principal, notify: call.notify };
+  return {
+    transport: 'http',
+    handshake: new LegacyHandshake(),
+    signal: call.signal,
+    principal: call.principal,
+    notify: call.notify,
+  };
 }
 
 function sessionContext(session: LegacySession, call: Call): DispatchContext {
-  return { transport: 'http', handshake: session.handshake, inFlight: session.inFlight, signal: call.signal, principal: call.principal, notify: call.notify };
+  return {
+    transport: 'http',
+    handshake: session.handshake,
+    inFlight: session.inFlight,
+    signal: call.signal,
+    principal: call.principal,
+    notify: call.notify,
+  };
 }
 
 /** Status of a JSON-RPC answer outside a legacy session (2026-07-28 streamable-http "Status codes"). */
@@ -227,7 +260,11 @@ function statusOf(response: JsonRpcResponse): number {
  * request the client cancelled with `notifications/cancelled` while it ran: the dispatcher sends no response for it
  * (2025-11-25 cancellation: SHOULD NOT respond), and the SDK clients accept a 202 to any POST without complaint.
  */
-function reply(res: Response, response: JsonRpcResponse | undefined, status: (response: JsonRpcResponse) => number): void {
+function reply(
+  res: Response,
+  response: JsonRpcResponse | undefined,
+  status: (response: JsonRpcResponse) => number,
+): void {
   if (res.writableEnded || res.destroyed) return;
   // The answer became a stream (progress was sent): the response is its last event, and ends it.
   if (isEventStream(res)) {

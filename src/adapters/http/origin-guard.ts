@@ -13,7 +13,8 @@ export interface OriginGuardOptions {
 }
 
 /** Request headers a browser client may send cross-origin (CORS preflight answer). */
-const CORS_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id';
+const CORS_REQUEST_HEADERS =
+  'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id';
 const CORS_METHODS = 'GET, POST, DELETE, OPTIONS';
 
 /**
@@ -67,7 +68,9 @@ function parseAllowlist(entries: readonly string[]): ReadonlySet<string> {
   const origins = new Set<string>();
   for (const entry of entries) {
     if (entry.includes('*')) {
-      throw new ConfigurationError('ALLOWED_ORIGINS: cannot contain a wildcard; list each origin', { setting: 'ALLOWED_ORIGINS' });
+      throw new ConfigurationError('ALLOWED_ORIGINS: cannot contain a wildcard; list each origin', {
+        setting: 'ALLOWED_ORIGINS',
+      });
     }
     const origin = normalizeOrigin(entry);
     if (origin === undefined) {

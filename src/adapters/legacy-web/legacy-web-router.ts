@@ -33,7 +33,10 @@ export function createLegacyWebRouter(options: LegacyWebOptions): Router {
  * before auth, the deprecation headers (a 401 of a deprecated path announces the deprecation too); behind it, the
  * routes. When `Sunset` passes, delete this folder and that line; nothing else refers to it.
  */
-export function legacyWebMounts(options: LegacyWebOptions): { mountPublic(router: Router): void; mountProtected(router: Router): void } {
+export function legacyWebMounts(options: LegacyWebOptions): {
+  mountPublic(router: Router): void;
+  mountProtected(router: Router): void;
+} {
   return {
     mountPublic: (router) => router.use([...LEGACY_WEB_PATHS], deprecationHeaders(options.deprecation)),
     mountProtected: (router) => router.use(createLegacyWebRouter(options)),

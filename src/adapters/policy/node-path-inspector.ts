@@ -4,7 +4,6 @@ import { TRUSTED_EXECUTABLE_DIRECTORIES } from '../../domain/execution/trusted-l
 import type { LinkListing, PathFacts, PathInspector } from '../../domain/policy/path-inspector.js';
 import { isAtOrBelow } from '../../domain/workspace/path-containment.js';
 
-
 /** Linux PATH_MAX. */
 const PATH_MAX = 4096;
 
@@ -42,9 +41,11 @@ export class NodePathInspector implements PathInspector {
   resolve(cwd: string, token: string): PathFacts {
     // Longer than PATH_MAX: no single system call can open it. Reported as outside (the safe answer) without a
     // walk whose cost would grow with its length; the policy refuses such words before asking.
-    if (token.length > PATH_MAX) return { absolute: path.resolve(cwd, token), inside: false, exists: false, isDirectory: false, viaSymlink: true };
+    if (token.length > PATH_MAX)
+      return { absolute: path.resolve(cwd, token), inside: false, exists: false, isDirectory: false, viaSymlink: true };
     const walked = walk(path.isAbsolute(token) ? token : `${cwd}/${token}`, this.cache);
-    if (walked === null) return { absolute: path.resolve(cwd, token), inside: false, exists: false, isDirectory: false, viaSymlink: true };
+    if (walked === null)
+      return { absolute: path.resolve(cwd, token), inside: false, exists: false, isDirectory: false, viaSymlink: true };
     // The walk's last lstat already describes the result unless the path ended in `..` or `.` (then ask again).
     const stats = walked.exists ? (walked.lastStats ?? statOrNull(walked.absolute)) : null;
     return {
@@ -59,7 +60,8 @@ export class NodePathInspector implements PathInspector {
   listLinks(absolute: string, maxEntries: number): LinkListing {
     const links: { path: string; target: string }[] = [];
     const own = lstatOrNull(absolute);
-    if (own?.isSymbolicLink()) return { links: [{ path: absolute, target: fs.readlinkSync(absolute) }], entries: 1, truncated: false };
+    if (own?.isSymbolicLink())
+      return { links: [{ path: absolute, target: fs.readlinkSync(absolute) }], entries: 1, truncated: false };
     if (!own?.isDirectory()) return { links, entries: 1, truncated: false };
     const directories = [absolute];
     let entries = 0;
@@ -141,7 +143,8 @@ function walk(absolutePath: string, cache: ReadCache | null): Walked | null {
       viaSymlink = true;
       const target = readLink(next, cache);
       const targetComponents = target.split('/');
-      for (let index = targetComponents.length - 1; index >= 0; index -= 1) pending.push(targetComponents[index] as string);
+      for (let index = targetComponents.length - 1; index >= 0; index -= 1)
+        pending.push(targetComponents[index] as string);
       if (target.startsWith('/')) current = '/';
       continue;
     }

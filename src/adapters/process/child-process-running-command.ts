@@ -106,7 +106,12 @@ export class ChildProcessRunningCommand implements RunningCommand {
     const limit = options.launch.maxOutputBytes;
     this.output = { stdout: new OutputBuffer(limit), stderr: new OutputBuffer(limit) };
     const spoolOf = (stream: OutputStream): StreamSpool =>
-      StreamSpool.create(options.spool, `${options.id.replace(/[^A-Za-z0-9_-]/g, '_')}.${stream}`, limit, (offset, length) => this.output[stream].bytes(offset, length));
+      StreamSpool.create(
+        options.spool,
+        `${options.id.replace(/[^A-Za-z0-9_-]/g, '_')}.${stream}`,
+        limit,
+        (offset, length) => this.output[stream].bytes(offset, length),
+      );
     this.spools = { stdout: spoolOf('stdout'), stderr: spoolOf('stderr') };
     this.finishedPromise = new Promise((resolve) => {
       this.resolveFinished = resolve;
@@ -180,8 +185,7 @@ export class ChildProcessRunningCommand implements RunningCommand {
 
   read(stream: OutputStream, offset: number, maxBytes: number): OutputChunk {
     const buffer = this.output[stream];
-    const valid =
-      Number.isSafeInteger(offset) && Number.isSafeInteger(maxBytes) && offset >= 0 && maxBytes > 0;
+    const valid = Number.isSafeInteger(offset) && Number.isSafeInteger(maxBytes) && offset >= 0 && maxBytes > 0;
     if (!valid || offset > buffer.capturedBytes) {
       throw new OutputRangeInvalid(stream, offset, maxBytes, buffer.capturedBytes);
     }
@@ -310,7 +314,8 @@ export class ChildProcessRunningCommand implements RunningCommand {
 
   setupFailure(): string | undefined {
     // A launcher that was killed (timeout, cancel) never reports an exit code either: that is not a set-up failure.
-    if (this.final === undefined || this.setupReport?.completed !== false || this.termination !== undefined) return undefined;
+    if (this.final === undefined || this.setupReport?.completed !== false || this.termination !== undefined)
+      return undefined;
     if (this.exit?.signal !== null || this.exit.code === 0) return undefined;
     const lines = this.output.stderr.read(0, this.output.stderr.capturedBytes).text.trim().split('\n');
     return lines.at(-1) ?? 'the launcher failed before the command started';

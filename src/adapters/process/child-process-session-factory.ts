@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandConfinement } from '../../domain/execution/command-confinement.js';
 import type { ExecutionSession, ExecutionSessionFactory } from '../../domain/execution/execution-session.js';
-import { NON_INTERACTIVE_ENVIRONMENT, type NonInteractiveEnvironment } from '../../domain/execution/non-interactive-environment.js';
+import {
+  NON_INTERACTIVE_ENVIRONMENT,
+  type NonInteractiveEnvironment,
+} from '../../domain/execution/non-interactive-environment.js';
 import { ChildProcessExecutionSession } from './child-process-execution-session.js';
 import type { SpoolSettings } from './stream-spool.js';
 
@@ -34,7 +37,8 @@ export interface ChildProcessSessionFactoryOptions {
 
 /** Creates execution sessions that run commands as child processes in their own process groups. */
 export class ChildProcessSessionFactory implements ExecutionSessionFactory {
-  private readonly settings: Required<Omit<ChildProcessSessionFactoryOptions, 'spool'>> & Pick<ChildProcessSessionFactoryOptions, 'spool'>;
+  private readonly settings: Required<Omit<ChildProcessSessionFactoryOptions, 'spool'>> &
+    Pick<ChildProcessSessionFactoryOptions, 'spool'>;
 
   constructor(options: ChildProcessSessionFactoryOptions) {
     this.settings = {

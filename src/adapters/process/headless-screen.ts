@@ -22,12 +22,22 @@ export class HeadlessScreen {
   private trimmed = 0;
 
   constructor(size: TerminalSize, replyToProgram: (data: string) => void) {
-    this.terminal = new headless.Terminal({ cols: size.cols, rows: size.rows, scrollback: SCROLLBACK_LINES, allowProposedApi: true });
+    this.terminal = new headless.Terminal({
+      cols: size.cols,
+      rows: size.rows,
+      scrollback: SCROLLBACK_LINES,
+      allowProposedApi: true,
+    });
     // Answers to the program's queries (cursor position, device attributes), which a real terminal sends back.
     this.terminal.onData(replyToProgram);
     this.terminal.onLineFeed(() => {
       const normal = this.terminal.buffer.normal;
-      if (this.terminal.buffer.active.type === 'normal' && normal.baseY >= SCROLLBACK_LINES && normal.cursorY === this.terminal.rows - 1) this.trimmed += 1;
+      if (
+        this.terminal.buffer.active.type === 'normal' &&
+        normal.baseY >= SCROLLBACK_LINES &&
+        normal.cursorY === this.terminal.rows - 1
+      )
+        this.trimmed += 1;
     });
   }
 
@@ -43,7 +53,8 @@ export class HeadlessScreen {
   snapshot(): ScreenSnapshot {
     const buffer = this.terminal.buffer.active;
     const lines: string[] = [];
-    for (let row = 0; row < this.terminal.rows; row += 1) lines.push(buffer.getLine(buffer.baseY + row)?.translateToString(true) ?? '');
+    for (let row = 0; row < this.terminal.rows; row += 1)
+      lines.push(buffer.getLine(buffer.baseY + row)?.translateToString(true) ?? '');
     return {
       cols: this.terminal.cols,
       rows: this.terminal.rows,
@@ -61,7 +72,8 @@ export class HeadlessScreen {
     const from = Math.max(this.readUpTo, this.trimmed);
     const dropped = from > this.readUpTo;
     const lines: string[] = [];
-    for (let index = from; index < end; index += 1) lines.push(normal.getLine(index - this.trimmed)?.translateToString(true) ?? '');
+    for (let index = from; index < end; index += 1)
+      lines.push(normal.getLine(index - this.trimmed)?.translateToString(true) ?? '');
     this.readUpTo = end;
     return { lines, dropped };
   }

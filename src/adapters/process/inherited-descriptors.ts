@@ -24,7 +24,10 @@ export function closeInheritedDescriptors(keep: readonly number[] = []): number[
     if (!Number.isInteger(descriptor) || descriptor < FIRST_NON_STANDARD || keep.includes(descriptor)) continue;
     let flags: number;
     try {
-      flags = Number.parseInt(/^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/self/fdinfo/${entry}`, 'utf8'))?.[1] ?? '', 8);
+      flags = Number.parseInt(
+        /^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/self/fdinfo/${entry}`, 'utf8'))?.[1] ?? '',
+        8,
+      );
     } catch {
       continue; // The directory's own descriptor, gone by now.
     }

@@ -89,7 +89,7 @@ export class OutputBuffer {
   bytes(offset: number, length: number): Buffer {
     const end = Math.min(this.length, offset + length);
     const parts: Buffer[] = [];
-    for (let at = offset; at < end; ) {
+    for (let at = offset; at < end;) {
       const index = Math.floor(at / BLOCK_SIZE);
       const within = at - index * BLOCK_SIZE;
       const count = Math.min(end - at, BLOCK_SIZE - within);

@@ -109,7 +109,9 @@ async function waitUntilGone(groupId: number, timeoutMs: number, settleNow?: Abo
     if (remaining <= 0 || settleNow?.aborted) return !(await groupHasLiveMember(groupId));
     const wait = CHECK_DELAYS_MS[Math.min(check, CHECK_DELAYS_MS.length - 1)] ?? MAX_CHECK_DELAY_MS;
     // An abort cuts the wait short; the next turn then scans.
-    await delay(Math.min(wait, remaining), undefined, settleNow ? { signal: settleNow } : undefined).catch(() => undefined);
+    await delay(Math.min(wait, remaining), undefined, settleNow ? { signal: settleNow } : undefined).catch(
+      () => undefined,
+    );
   }
 }
 

@@ -19,7 +19,9 @@ function shellQuote(text: string): string {
 
 /** The launch as a shell line for `script -c` (which runs it through $SHELL, fixed to /bin/sh). */
 function commandLine(launch: LaunchForm): string {
-  return launch.kind === 'shell' ? `exec ${FIXED_SHELL} -c ${shellQuote(launch.script)}` : `exec ${launch.argv.map(shellQuote).join(' ')}`;
+  return launch.kind === 'shell'
+    ? `exec ${FIXED_SHELL} -c ${shellQuote(launch.script)}`
+    : `exec ${launch.argv.map(shellQuote).join(' ')}`;
 }
 
 /**
@@ -41,7 +43,11 @@ export function terminalEnvironment(): Record<string, string> {
 /** Children of a process, from /proc (CONFIG_PROC_CHILDREN). */
 function childrenOf(pid: number): number[] {
   try {
-    return readFileSync(`/proc/${String(pid)}/task/${String(pid)}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return readFileSync(`/proc/${String(pid)}/task/${String(pid)}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }

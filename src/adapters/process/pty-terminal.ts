@@ -46,10 +46,13 @@ export class PtyTerminal implements InteractiveTerminal {
   /** Set once the command is spawned. */
   attach(process: TerminalProcess): void {
     this.process = process;
-    void process.finished().then(() => this.parsed).then(() => {
-      this.ended = true;
-      this.notify();
-    });
+    void process
+      .finished()
+      .then(() => this.parsed)
+      .then(() => {
+        this.ended = true;
+        this.notify();
+      });
   }
 
   /** Every byte the terminal produced, in order. */

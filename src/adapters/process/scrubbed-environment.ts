@@ -1,7 +1,9 @@
 import path from 'node:path';
-import { NON_INTERACTIVE_ENVIRONMENT, type NonInteractiveEnvironment } from '../../domain/execution/non-interactive-environment.js';
+import {
+  NON_INTERACTIVE_ENVIRONMENT,
+  type NonInteractiveEnvironment,
+} from '../../domain/execution/non-interactive-environment.js';
 import { TRUSTED_PATH } from '../../domain/execution/trusted-launch.js';
-
 
 /** Locale, terminal and temp settings are harmless and make tools behave as the user expects. */
 const INHERITED_VARIABLES = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'TMPDIR'] as const;
@@ -23,7 +25,15 @@ export function scrubEnvironment(
     const value = serverEnv[name];
     if (value !== undefined) environment[name] = value;
   }
-  return { ...environment, ...nonInteractive, PATH: TRUSTED_PATH, HOME: cwd, PWD: cwd, TERM_MCP_SANDBOX: '1', ...gitIsolation(sessionRoot) };
+  return {
+    ...environment,
+    ...nonInteractive,
+    PATH: TRUSTED_PATH,
+    HOME: cwd,
+    PWD: cwd,
+    TERM_MCP_SANDBOX: '1',
+    ...gitIsolation(sessionRoot),
+  };
 }
 
 /**

@@ -42,7 +42,12 @@ export class StreamSpool implements CapturedOutput {
   }
 
   /** A spool file under `settings`, or (undefined settings) the capture only, limited like it. */
-  static create(settings: SpoolSettings | undefined, name: string, captureLimit: number, capture: CaptureReader): StreamSpool {
+  static create(
+    settings: SpoolSettings | undefined,
+    name: string,
+    captureLimit: number,
+    capture: CaptureReader,
+  ): StreamSpool {
     if (settings === undefined) return new StreamSpool(undefined, captureLimit, capture);
     const spool = new StreamSpool(path.join(settings.directory, name), settings.maxBytesPerStream, undefined);
     // A spool that could not be opened (disk full, directory gone) falls back to the capture: bounded, still exact.
@@ -74,7 +79,8 @@ export class StreamSpool implements CapturedOutput {
     if (this.descriptor === undefined) return;
     try {
       let written = 0;
-      while (written < accepted.length) written += writeSync(this.descriptor, accepted, written, accepted.length - written);
+      while (written < accepted.length)
+        written += writeSync(this.descriptor, accepted, written, accepted.length - written);
       this.keep(accepted);
     } catch {
       // ENOSPC, EIO: what is in the file stays readable and hashed; the rest is counted in totalBytes only.

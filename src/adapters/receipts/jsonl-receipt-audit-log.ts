@@ -24,7 +24,11 @@ export class JsonlReceiptAuditLog implements ReceiptAuditLog {
     await mkdir(path.dirname(this.filePath), { recursive: true });
     // O_NOFOLLOW: a link put in the log's place is never written through (issue 26 item 3: a receipt appended to a
     // shell rc file through a link ran the command's output).
-    const file = await open(this.filePath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    const file = await open(
+      this.filePath,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+      0o600,
+    );
     try {
       await file.write(line, null, 'utf8');
     } finally {

@@ -13,7 +13,11 @@ export interface WalkedEntry {
  * `maxDirectories` directories and entering only those `enter` accepts. Unreadable directories are passed over. The
  * workspace is attacker data, so every walk of it is bounded; a caller that wants fewer entries stops iterating.
  */
-export function* walkBreadthFirst(root: string, enter: (walked: WalkedEntry) => boolean, maxDirectories: number): Generator<WalkedEntry> {
+export function* walkBreadthFirst(
+  root: string,
+  enter: (walked: WalkedEntry) => boolean,
+  maxDirectories: number,
+): Generator<WalkedEntry> {
   const queue: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
   for (let read = 0; read < queue.length && read < maxDirectories; read += 1) {
     const { dir, depth } = queue[read] as { dir: string; depth: number };

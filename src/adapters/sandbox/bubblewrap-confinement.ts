@@ -53,7 +53,8 @@ const INSTALL_HINT =
   'are enabled (sysctl kernel.unprivileged_userns_clone=1, or run the server as root), point TERM_MCP_BWRAP at bwrap ' +
   'if it is elsewhere, then restart the server. `term-mcp doctor` checks it. TERM_MCP_SANDBOX=off runs commands ' +
   'without a sandbox (not recommended).';
-const SOCAT_HINT = 'Install socat (Debian/Ubuntu: apt-get install socat), or turn ALLOW_NETWORK off, then restart the server.';
+const SOCAT_HINT =
+  'Install socat (Debian/Ubuntu: apt-get install socat), or turn ALLOW_NETWORK off, then restart the server.';
 
 /** Where bwrap writes its JSON status (`--json-status-fd`). */
 export const SETUP_STATUS_DESCRIPTOR = 4;
@@ -118,8 +119,10 @@ export class BubblewrapConfinement implements CommandConfinement {
       args: [
         ...mounts,
         // Says whether the set-up completed: bwrap writes an exit code there only for a command it started.
-        '--json-status-fd', String(SETUP_STATUS_DESCRIPTOR),
-        '--chdir', request.cwd,
+        '--json-status-fd',
+        String(SETUP_STATUS_DESCRIPTOR),
+        '--chdir',
+        request.cwd,
         '--',
         ...limitArguments(this.profile),
         ...this.bridgeArguments,
@@ -146,7 +149,13 @@ export class BubblewrapConfinement implements CommandConfinement {
     const channel = this.profile.network === 'off' ? undefined : this.profile.network.openChannel?.();
     const channelMount = channel ? ['--bind', channel.socketPath, SANDBOX_PROXY_SOCKET] : [];
     if (!this.profile.workspaceWritable) {
-      const mounts = [...ROOT_ARGUMENTS, ...this.fixedArguments, ...channelMount, ...DEV_READ_ONLY, ...currentArguments(this.profile)];
+      const mounts = [
+        ...ROOT_ARGUMENTS,
+        ...this.fixedArguments,
+        ...channelMount,
+        ...DEV_READ_ONLY,
+        ...currentArguments(this.profile),
+      ];
       return channel ? { mounts, finish: once(() => (channel.close(), [])) } : { mounts };
     }
     const root = this.profile.workspaceRoot;
@@ -159,11 +168,21 @@ export class BubblewrapConfinement implements CommandConfinement {
     // Other commands' placeholders come and go while this one runs: not changes of the surface.
     const othersHeld = this.placeholders.heldPaths();
     const held = this.placeholders.hold(plan.placeholders);
-    const mounts = [...ROOT_ARGUMENTS, ...plan.pins, ...this.fixedArguments, ...channelMount, ...DEV_READ_ONLY, ...plan.binds, ...currentArguments(this.profile)];
+    const mounts = [
+      ...ROOT_ARGUMENTS,
+      ...plan.pins,
+      ...this.fixedArguments,
+      ...channelMount,
+      ...DEV_READ_ONLY,
+      ...plan.binds,
+      ...currentArguments(this.profile),
+    ];
     const finish = once(() => {
       channel?.close();
       this.placeholders.release(held);
-      const placeholders = new Set([...othersHeld, ...this.placeholders.heldPaths()].map((target) => path.relative(root, target)));
+      const placeholders = new Set(
+        [...othersHeld, ...this.placeholders.heldPaths()].map((target) => path.relative(root, target)),
+      );
       return surfaceChanges(before, snapshotSurface(root), placeholders);
     });
     return { mounts, finish };
@@ -174,7 +193,9 @@ export class BubblewrapConfinement implements CommandConfinement {
     return {
       sandbox: 'bubblewrap',
       writable_roots: this.profile.workspaceWritable ? [this.profile.workspaceRoot, '/tmp'] : ['/tmp'],
-      ...(network === 'off' ? { network: 'off' as const } : { network: 'filtered' as const, allowed_domains: [...network.allowedDomains] }),
+      ...(network === 'off'
+        ? { network: 'off' as const }
+        : { network: 'filtered' as const, allowed_domains: [...network.allowedDomains] }),
       limits: {
         memory_bytes: limits.memoryBytes,
         processes: limits.processes,
@@ -212,23 +233,46 @@ export class BubblewrapConfinement implements CommandConfinement {
       try {
         accessSync(this.profile.network.socatPath, constants.X_OK);
       } catch {
-        return { ready: false, reason: `socat (needed by ALLOW_NETWORK) not found at ${this.profile.network.socatPath}`, fix: SOCAT_HINT };
+        return {
+          ready: false,
+          reason: `socat (needed by ALLOW_NETWORK) not found at ${this.profile.network.socatPath}`,
+          fix: SOCAT_HINT,
+        };
       }
     }
     // The fixed arguments only: what a command's workspace holds (a planted link) must not make the sandbox look
     // unavailable; such a failure is that command's own (sandbox_setup_failed).
-    const args = [...ROOT_ARGUMENTS, ...this.fixedArguments, ...DEV_READ_ONLY, '--', ...limitArguments(this.profile), ...this.bridgeArguments, '/bin/true'];
+    const args = [
+      ...ROOT_ARGUMENTS,
+      ...this.fixedArguments,
+      ...DEV_READ_ONLY,
+      '--',
+      ...limitArguments(this.profile),
+      ...this.bridgeArguments,
+      '/bin/true',
+    ];
     const result = withSetupInput(this.profile.seccompProgram, (descriptor) =>
-      spawnSync(this.profile.bwrapPath, args, { stdio: ['ignore', 'ignore', 'pipe', ...descriptor], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }),
+      spawnSync(this.profile.bwrapPath, args, {
+        stdio: ['ignore', 'ignore', 'pipe', ...descriptor],
+        timeout: PROBE_TIMEOUT_MS,
+        encoding: 'utf8',
+      }),
     );
     if (result.error) {
       const code = (result.error as NodeJS.ErrnoException).code;
-      const reason = code === 'ENOENT' ? `bubblewrap not found at ${this.profile.bwrapPath}` : `cannot run ${this.profile.bwrapPath}: ${result.error.message}`;
+      const reason =
+        code === 'ENOENT'
+          ? `bubblewrap not found at ${this.profile.bwrapPath}`
+          : `cannot run ${this.profile.bwrapPath}: ${result.error.message}`;
       return { ready: false, reason, fix: INSTALL_HINT };
     }
     if (result.status !== 0) {
       const detail = result.stderr.trim().split('\n').slice(-1)[0] ?? '';
-      return { ready: false, reason: `bubblewrap failed to start a sandbox (exit ${String(result.status ?? result.signal)}): ${detail}`, fix: INSTALL_HINT };
+      return {
+        ready: false,
+        reason: `bubblewrap failed to start a sandbox (exit ${String(result.status ?? result.signal)}): ${detail}`,
+        fix: INSTALL_HINT,
+      };
     }
     return { ready: true };
   }

@@ -127,18 +127,27 @@ function kindOf(target: string): 'dir' | 'file' | undefined {
 export function baseArguments(profile: BubblewrapProfile): string[] {
   const { tmpBytes, shmBytes } = profile.limits;
   return [
-    '--dev', '/dev',
+    '--dev',
+    '/dev',
     // Sized, so a command cannot pin more memory there than this (tmpfs pages are not counted by RLIMIT_AS).
-    '--size', String(shmBytes), '--tmpfs', '/dev/shm',
-    '--proc', '/proc',
+    '--size',
+    String(shmBytes),
+    '--tmpfs',
+    '/dev/shm',
+    '--proc',
+    '/proc',
     // Private per command; the workspace is bound again below in case it lives under /tmp.
-    '--size', String(tmpBytes), '--tmpfs', '/tmp',
+    '--size',
+    String(tmpBytes),
+    '--tmpfs',
+    '/tmp',
     // A user namespace of its own whoever runs the server (as root, bwrap would otherwise keep root's full capability
     // set), with every capability dropped and no further user namespace: mount, umount, remount, unshare and setns
     // all fail, also for a server run as root (docs/security.md).
     '--unshare-user',
     '--disable-userns',
-    '--cap-drop', 'ALL',
+    '--cap-drop',
+    'ALL',
     // A new PID namespace: the server's processes (and their environments in /proc) are invisible, and when the
     // command's first process exits, the kernel kills every process left in it (setsid and double forks included).
     // The command is its PID 1 (no bwrap init in between): bwrap reaps it itself, so no bwrap process is ever left
@@ -150,14 +159,18 @@ export function baseArguments(profile: BubblewrapProfile): string[] {
     '--unshare-cgroup-try',
     // Always a network namespace of its own: with ALLOW_NETWORK the only way out is the proxy socket bound here.
     '--unshare-net',
-    ...(profile.network === 'off' || profile.network.openChannel ? [] : ['--bind', profile.network.proxySocketPath, SANDBOX_PROXY_SOCKET]),
+    ...(profile.network === 'off' || profile.network.openChannel
+      ? []
+      : ['--bind', profile.network.proxySocketPath, SANDBOX_PROXY_SOCKET]),
     ...(profile.seccompProgram === undefined ? [] : ['--seccomp', String(SECCOMP_DESCRIPTOR)]),
     // The sandbox dies with the bwrap process the server spawned (timeout, cancel, session close, shutdown). No
     // --new-session: the command must stay in the process group the server pauses, resumes and kills; it has no
     // controlling terminal to inject keystrokes into (the server spawns it detached, with pipes).
     '--die-with-parent',
     ...hiddenHomeArguments(profile),
-    profile.workspaceWritable ? '--bind' : '--ro-bind', profile.workspaceRoot, profile.workspaceRoot,
+    profile.workspaceWritable ? '--bind' : '--ro-bind',
+    profile.workspaceRoot,
+    profile.workspaceRoot,
     // Read-only again once the allow list and the workspace are bound inside them (a writable tmpfs pins memory).
     ...profile.hiddenHomes.flatMap((home) => ['--remount-ro', home]),
   ];
@@ -179,7 +192,9 @@ function hiddenHomeArguments(profile: BubblewrapProfile): string[] {
 const EMPTY_TMPFS_BYTES = 1024 * 1024;
 
 function maskArguments(target: string, directory: boolean): string[] {
-  return directory ? ['--perms', '0755', '--size', String(EMPTY_TMPFS_BYTES), '--tmpfs', target, '--remount-ro', target] : ['--ro-bind', '/dev/null', target];
+  return directory
+    ? ['--perms', '0755', '--size', String(EMPTY_TMPFS_BYTES), '--tmpfs', target, '--remount-ro', target]
+    : ['--ro-bind', '/dev/null', target];
 }
 
 /** The masked entry still exists, as what it was (not replaced by a link, which the mount would follow). */
@@ -206,7 +221,8 @@ function insideHiddenHome(profile: BubblewrapProfile, target: string): boolean {
 export function currentArguments(profile: BubblewrapProfile): string[] {
   const args: string[] = [];
   // Found at start-up; one removed since (a directory of /var/tmp, say) must not break every later command's set-up.
-  const rootOnly = typeof profile.rootOnlyReadable === 'function' ? profile.rootOnlyReadable() : profile.rootOnlyReadable;
+  const rootOnly =
+    typeof profile.rootOnlyReadable === 'function' ? profile.rootOnlyReadable() : profile.rootOnlyReadable;
   for (const entry of rootOnly) {
     if (stillThere(entry)) args.push(...maskArguments(entry.path, entry.directory));
   }
@@ -223,7 +239,14 @@ export function currentArguments(profile: BubblewrapProfile): string[] {
 
 export function limitArguments(profile: BubblewrapProfile): string[] {
   const { memoryBytes, processes, fileSizeBytes, cpuSeconds } = profile.limits;
-  return [profile.prlimitPath, `--as=${memoryBytes}`, `--nproc=${processes}`, `--fsize=${fileSizeBytes}`, `--cpu=${cpuSeconds}`, '--'];
+  return [
+    profile.prlimitPath,
+    `--as=${memoryBytes}`,
+    `--nproc=${processes}`,
+    `--fsize=${fileSizeBytes}`,
+    `--cpu=${cpuSeconds}`,
+    '--',
+  ];
 }
 
 function shellQuote(value: string): string {
@@ -259,5 +282,10 @@ export function proxyEnvironment(profile: BubblewrapProfile): Record<string, str
   if (profile.network === 'off') return {};
   const url = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
   const names = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY'];
-  return Object.fromEntries(names.flatMap((name) => [[name, url], [name.toLowerCase(), url]]));
+  return Object.fromEntries(
+    names.flatMap((name) => [
+      [name, url],
+      [name.toLowerCase(), url],
+    ]),
+  );
 }

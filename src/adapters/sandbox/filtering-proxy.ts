@@ -46,7 +46,17 @@ export const MAX_CHANNEL_CONNECTIONS = 64;
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 /** Marks the proxy's own refusals, so a client (and a test) can tell them from a destination's answer. */
 export const REFUSAL_HEADER = 'x-term-mcp-proxy';
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+]);
 const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):(\d{1,5})$/;
 const FIX =
   'The filtering proxy that ALLOW_NETWORK needs could not start; check that the temporary directory is writable, or ' +
@@ -57,7 +67,9 @@ async function systemResolve(host: string): Promise<string[]> {
 }
 
 /** Allowed: the addresses to try in order (the resolver's order), at least one. */
-type Destination = { readonly addresses: readonly string[]; readonly port: number } | { readonly refused: 403 | 502; readonly reason: string };
+type Destination =
+  | { readonly addresses: readonly string[]; readonly port: number }
+  | { readonly refused: 403 | 502; readonly reason: string };
 
 /**
  * The sandbox's only way out when ALLOW_NETWORK is on: an HTTP proxy (CONNECT tunnels for HTTPS and anything else,
@@ -86,8 +98,14 @@ export class FilteringProxy {
     this.resolve = options.resolve ?? systemResolve;
     this.server = http.createServer({ requireHostHeader: false });
     this.server.maxConnections = MAX_CONNECTIONS;
-    this.server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => void this.forward(request, response));
-    this.server.on('connect', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(request, socket, head));
+    this.server.on(
+      'request',
+      (request: http.IncomingMessage, response: http.ServerResponse) => void this.forward(request, response),
+    );
+    this.server.on(
+      'connect',
+      (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(request, socket, head),
+    );
     this.server.on('clientError', (_error: Error, socket: Duplex) => socket.destroy());
     this.server.on('error', (error: Error) => {
       this.failure = `the filtering proxy failed: ${error.message}`;
@@ -122,14 +140,18 @@ export class FilteringProxy {
    * `503` with the refusal header and closed, so one command cannot take the proxy from the others.
    */
   openChannel(): ProxyChannel {
-    if (this.directory === undefined || !this.server.listening) throw new Error(this.failure ?? 'the filtering proxy is not listening');
+    if (this.directory === undefined || !this.server.listening)
+      throw new Error(this.failure ?? 'the filtering proxy is not listening');
     this.channels += 1;
     const socketPath = path.join(this.directory, `channel-${String(this.channels)}.sock`);
     const open = new Set<net.Socket>();
     const channel = net.createServer((socket) => {
       socket.on('error', () => socket.destroy());
       if (open.size >= MAX_CHANNEL_CONNECTIONS || this.channelConnections >= MAX_CONNECTIONS) {
-        const limit = open.size >= MAX_CHANNEL_CONNECTIONS ? `${String(MAX_CHANNEL_CONNECTIONS)} open connections of this command` : `${String(MAX_CONNECTIONS)} open connections of every command`;
+        const limit =
+          open.size >= MAX_CHANNEL_CONNECTIONS
+            ? `${String(MAX_CHANNEL_CONNECTIONS)} open connections of this command`
+            : `${String(MAX_CONNECTIONS)} open connections of every command`;
         endRaw(socket, 503, `too many connections: ${limit}; close some and retry`);
         return;
       }
@@ -159,7 +181,8 @@ export class FilteringProxy {
   }
 
   readiness(): ConfinementReadiness {
-    if (this.failure !== undefined || !this.server.listening) return { ready: false, reason: this.failure ?? 'the filtering proxy stopped', fix: FIX };
+    if (this.failure !== undefined || !this.server.listening)
+      return { ready: false, reason: this.failure ?? 'the filtering proxy stopped', fix: FIX };
     return { ready: true };
   }
 
@@ -184,7 +207,10 @@ export class FilteringProxy {
       try {
         addresses = await this.resolve(verdict.host);
       } catch (error) {
-        return { refused: 502, reason: `cannot resolve ${verdict.host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+        return {
+          refused: 502,
+          reason: `cannot resolve ${verdict.host}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        };
       }
     }
     // Judged after resolution, on the addresses the connection then goes to (by address: no second lookup).
@@ -205,7 +231,11 @@ export class FilteringProxy {
   }
 
   private decide(host: string, port: number, destination: Destination): void {
-    this.options.onDecision?.('refused' in destination ? { host, port, allowed: false, reason: destination.reason } : { host, port, allowed: true });
+    this.options.onDecision?.(
+      'refused' in destination
+        ? { host, port, allowed: false, reason: destination.reason }
+        : { host, port, allowed: true },
+    );
   }
 
   /**
@@ -227,7 +257,9 @@ export class FilteringProxy {
   private connectOnce(address: string, port: number): Promise<net.Socket> {
     return new Promise((resolve, reject) => {
       const upstream = net.connect({ host: address, port });
-      upstream.setTimeout(this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, () => upstream.destroy(new Error('connect timeout')));
+      upstream.setTimeout(this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, () =>
+        upstream.destroy(new Error('connect timeout')),
+      );
       upstream.once('connect', () => {
         upstream.setTimeout(0);
         upstream.removeListener('error', reject);
@@ -349,10 +381,19 @@ export class FilteringProxy {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
 
 function refuse(response: http.ServerResponse, status: number, reason: string): void {
-  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', [REFUSAL_HEADER]: status === 403 ? 'refused' : 'error', connection: 'close' });
+  response.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    [REFUSAL_HEADER]: status === 403 ? 'refused' : 'error',
+    connection: 'close',
+  });
   response.end(`term-mcp proxy: ${reason}\n`);
 }
 

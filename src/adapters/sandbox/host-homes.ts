@@ -4,7 +4,27 @@ import path from 'node:path';
 import { isAtOrBelow } from '../../domain/workspace/path-containment.js';
 
 /** Directories that are never a home to hide, whatever the passwd database says (daemons often point there). */
-const SYSTEM_DIRECTORIES = new Set(['/', '/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/libx32', '/opt', '/proc', '/run', '/sbin', '/srv', '/sys', '/tmp', '/usr', '/var', '/nonexistent']);
+const SYSTEM_DIRECTORIES = new Set([
+  '/',
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/opt',
+  '/proc',
+  '/run',
+  '/sbin',
+  '/srv',
+  '/sys',
+  '/tmp',
+  '/usr',
+  '/var',
+  '/nonexistent',
+]);
 /** Where the passwd database starts ordinary users (login.defs UID_MIN), and the nobody user, who has no home. */
 const FIRST_USER_UID = 1000;
 const NOBODY_UID = 65534;
@@ -38,7 +58,8 @@ function knownHomes(): string[] {
     for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
       const [, , uid, , , home] = line.split(':');
       const id = Number(uid);
-      if (home !== undefined && home.startsWith('/') && (id === 0 || (id >= FIRST_USER_UID && id !== NOBODY_UID))) homes.push(home);
+      if (home !== undefined && home.startsWith('/') && (id === 0 || (id >= FIRST_USER_UID && id !== NOBODY_UID)))
+        homes.push(home);
     }
   } catch {
     // No passwd database: /root and /home still count.
@@ -57,7 +78,9 @@ function knownHomes(): string[] {
  * at or below the workspace (which is visible by design), sorted so a home is hidden before one inside it.
  */
 export function homesToHide(environmentHome: string | undefined, workspaceRoot: string): string[] {
-  const candidates = [serverUserHome(), environmentHome, ...knownHomes()].filter((home): home is string => home !== undefined);
+  const candidates = [serverUserHome(), environmentHome, ...knownHomes()].filter(
+    (home): home is string => home !== undefined,
+  );
   const homes = new Set<string>();
   for (const candidate of candidates) {
     const real = existingDirectory(candidate);

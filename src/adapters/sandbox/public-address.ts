@@ -77,7 +77,8 @@ function embeddedIpv4(address: string): string | undefined {
   if (bytes === undefined) return undefined;
   const zeros = (from: number, to: number): boolean => bytes.slice(from, to).every((byte) => byte === 0);
   const quad = (from: number): string => bytes.slice(from, from + 4).join('.');
-  if (zeros(0, 10) && ((bytes[10] === 0xff && bytes[11] === 0xff) || (bytes[10] === 0 && bytes[11] === 0))) return quad(12);
+  if (zeros(0, 10) && ((bytes[10] === 0xff && bytes[11] === 0xff) || (bytes[10] === 0 && bytes[11] === 0)))
+    return quad(12);
   if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return quad(12);
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return quad(2);
   return undefined;
@@ -96,7 +97,8 @@ function normalise(address: string): string {
   const bytes = ipv6Bytes(address);
   if (bytes === undefined) return address;
   const groups: string[] = [];
-  for (let index = 0; index < 16; index += 2) groups.push((((bytes[index] ?? 0) << 8) | (bytes[index + 1] ?? 0)).toString(16));
+  for (let index = 0; index < 16; index += 2)
+    groups.push((((bytes[index] ?? 0) << 8) | (bytes[index + 1] ?? 0)).toString(16));
   return groups.join(':');
 }
 
@@ -112,7 +114,8 @@ export function whyNotPublic(address: string): string | undefined {
   }
   const own = ownAddresses();
   const inside = family === 6 ? embeddedIpv4(address) : undefined;
-  if (own.has(normalise(address)) || (inside !== undefined && own.has(inside))) return "one of this machine's own addresses";
+  if (own.has(normalise(address)) || (inside !== undefined && own.has(inside)))
+    return "one of this machine's own addresses";
   return undefined;
 }
 

@@ -45,10 +45,15 @@ const SEARCH = 0o1;
  * server run as root must mask. A masked directory is not walked further. Links are not followed; `skip` (the workspace, hidden homes, the
  * allow list) and whatever holds them are left alone.
  */
-export function findRootOnlyReadable(trees: readonly string[], skip: readonly string[], reader: Reader = { uid: 0, groups: [0] }): RootOnlyScan {
+export function findRootOnlyReadable(
+  trees: readonly string[],
+  skip: readonly string[],
+  reader: Reader = { uid: 0, groups: [0] },
+): RootOnlyScan {
   const entries: MaskedEntry[] = [];
   let scanned = 0;
-  const holdsOrIsSkipped = (candidate: string): boolean => skip.some((kept) => isAtOrBelow(candidate, kept) || isAtOrBelow(kept, candidate));
+  const holdsOrIsSkipped = (candidate: string): boolean =>
+    skip.some((kept) => isAtOrBelow(candidate, kept) || isAtOrBelow(kept, candidate));
   const visit = (target: string): void => {
     scanned += 1;
     if (scanned > MAX_SCANNED_ENTRIES) return;
@@ -77,7 +82,13 @@ export function findRootOnlyReadable(trees: readonly string[], skip: readonly st
         return;
       }
       for (const name of names.sort()) visit(path.join(target, name));
-    } else if (stats.isFile() && stats.size > 0 && (stats.mode & WORLD_READABLE) === 0 && (bitsFor(stats, reader) & READ) !== 0 && !holdsOrIsSkipped(target)) {
+    } else if (
+      stats.isFile() &&
+      stats.size > 0 &&
+      (stats.mode & WORLD_READABLE) === 0 &&
+      (bitsFor(stats, reader) & READ) !== 0 &&
+      !holdsOrIsSkipped(target)
+    ) {
       // Empty files (locks, mostly) hold nothing to read, and every mask costs each command's set-up a mount.
       entries.push({ path: target, directory: false });
     }

@@ -110,7 +110,9 @@ function submoduleGitDirs(gitDir: string, depth: number): string[] {
   if (depth > 4 || entryKind(modules) !== 'dir') return [];
   let names: string[];
   try {
-    names = readdirSync(modules, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    names = readdirSync(modules, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
   } catch {
     return [];
   }
@@ -126,7 +128,10 @@ function submoduleGitDirs(gitDir: string, depth: number): string[] {
  * read-only in the sandbox anyway.
  */
 function pointedGitDirs(entry: string, workspaceRoot: string): string[] {
-  const pointer = entryKind(entry) === 'file' ? readPointer(entry, /^gitdir:\s*(.+)$/m) : readPointer(path.join(entry, 'commondir'), /^(.+)$/m);
+  const pointer =
+    entryKind(entry) === 'file'
+      ? readPointer(entry, /^gitdir:\s*(.+)$/m)
+      : readPointer(path.join(entry, 'commondir'), /^(.+)$/m);
   if (pointer === undefined) return [];
   const base = entryKind(entry) === 'file' ? path.dirname(entry) : entry;
   try {

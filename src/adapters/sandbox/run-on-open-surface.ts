@@ -1,7 +1,12 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { walkBreadthFirst } from './bounded-walk.js';
-import { findRepositories, GIT_DIR_PROTECTED, RUN_ON_OPEN_AT_ROOT, type RepositoryLayout } from './run-on-open-paths.js';
+import {
+  findRepositories,
+  GIT_DIR_PROTECTED,
+  RUN_ON_OPEN_AT_ROOT,
+  type RepositoryLayout,
+} from './run-on-open-paths.js';
 
 /** Workspace-relative path -> what lstat says about it (kind, mode, size, mtime in ns, inode; a link's target). */
 export type SurfaceSnapshot = ReadonlyMap<string, string>;
@@ -16,7 +21,10 @@ export const MAX_REPORTED_CHANGES = 50;
  * protected root files and directories, every repository's `.git` entry and its config, hooks, commondir and
  * submodule git directories) as it is before a command, to compare with what it is after. Never follows a link.
  */
-export function snapshotSurface(workspaceRoot: string, layout: RepositoryLayout = findRepositories(workspaceRoot)): SurfaceSnapshot {
+export function snapshotSurface(
+  workspaceRoot: string,
+  layout: RepositoryLayout = findRepositories(workspaceRoot),
+): SurfaceSnapshot {
   const snapshot = new Map<string, string>();
   const record = (target: string, tree: boolean, identityOnly = false): void => {
     const relative = path.relative(workspaceRoot, target) || '.';
@@ -37,12 +45,19 @@ export function snapshotSurface(workspaceRoot: string, layout: RepositoryLayout 
 }
 
 /** The workspace-relative paths added, removed or changed between two snapshots, sorted, at most MAX_REPORTED_CHANGES. */
-export function surfaceChanges(before: SurfaceSnapshot, after: SurfaceSnapshot, ignored: ReadonlySet<string> = new Set()): string[] {
+export function surfaceChanges(
+  before: SurfaceSnapshot,
+  after: SurfaceSnapshot,
+  ignored: ReadonlySet<string> = new Set(),
+): string[] {
   const changed = [...new Set([...before.keys(), ...after.keys()])]
     .filter((key) => !ignored.has(key) && before.get(key) !== after.get(key))
     .sort();
   if (changed.length <= MAX_REPORTED_CHANGES) return changed;
-  return [...changed.slice(0, MAX_REPORTED_CHANGES - 1), `... and ${String(changed.length - MAX_REPORTED_CHANGES + 1)} more`];
+  return [
+    ...changed.slice(0, MAX_REPORTED_CHANGES - 1),
+    `... and ${String(changed.length - MAX_REPORTED_CHANGES + 1)} more`,
+  ];
 }
 
 function fingerprint(target: string, identityOnly = false): string | undefined {

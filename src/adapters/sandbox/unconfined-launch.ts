@@ -7,7 +7,6 @@ import type {
 } from '../../domain/execution/command-confinement.js';
 import { commandArgv } from '../../domain/execution/trusted-launch.js';
 
-
 /**
  * TERM_MCP_SANDBOX=off: commands run as plain child processes, as before the sandbox existed. Only the policy (and
  * the scrubbed environment and process groups) stand between a command and the server user's account.

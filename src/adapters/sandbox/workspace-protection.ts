@@ -1,7 +1,13 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isAtOrBelow } from '../../domain/workspace/path-containment.js';
-import { entryKind, GIT_DIR_PROTECTED, RUN_ON_OPEN_AT_ROOT, type PathKind, type RepositoryLayout } from './run-on-open-paths.js';
+import {
+  entryKind,
+  GIT_DIR_PROTECTED,
+  RUN_ON_OPEN_AT_ROOT,
+  type PathKind,
+  type RepositoryLayout,
+} from './run-on-open-paths.js';
 
 /** An absent protected path, held by an empty read-only placeholder for one command (bwrap makes its mount point). */
 export interface Placeholder {
@@ -94,7 +100,12 @@ export function planProtection(
     if (readOnlyDirs.some((dir) => target !== dir && isAtOrBelow(dir, target))) placeholders.delete(target);
   }
   for (const target of [...readOnly, ...placeholders.keys(), ...pinned]) {
-    for (let dir = path.dirname(target); dir !== workspaceRoot && isAtOrBelow(workspaceRoot, dir); dir = path.dirname(dir)) pinned.add(dir);
+    for (
+      let dir = path.dirname(target);
+      dir !== workspaceRoot && isAtOrBelow(workspaceRoot, dir);
+      dir = path.dirname(dir)
+    )
+      pinned.add(dir);
   }
   const pins = [...pinned]
     .filter((dir) => entryKind(dir) === 'dir')
@@ -102,9 +113,13 @@ export function planProtection(
     .flatMap((dir) => ['--ro-bind', dir, dir]);
   const binds = [
     ...[...readOnly].sort().flatMap((target) => ['--ro-bind', target, target]),
-    ...[...placeholders].sort(([a], [b]) => a.localeCompare(b)).flatMap(([target, kind]) =>
-      kind === 'dir' ? ['--ro-bind', sources.emptyDir, target] : ['--ro-bind', path.basename(target) === 'commondir' ? sources.commondir : '/dev/null', target],
-    ),
+    ...[...placeholders]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .flatMap(([target, kind]) =>
+        kind === 'dir'
+          ? ['--ro-bind', sources.emptyDir, target]
+          : ['--ro-bind', path.basename(target) === 'commondir' ? sources.commondir : '/dev/null', target],
+      ),
   ];
   return { pins, binds, placeholders: [...placeholders].map(([target, kind]) => ({ path: target, kind })) };
 }

@@ -1,7 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
 import { InFlightRequests, LegacyHandshake } from '../../application/mcp/connection-state.js';
 import type { DispatchContext } from '../../application/mcp/dispatcher.js';
-import { errorResponse, parseErrorResponse, type JsonRpcNotification, type JsonRpcResponse } from '../../application/mcp/jsonrpc.js';
+import {
+  errorResponse,
+  parseErrorResponse,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+} from '../../application/mcp/jsonrpc.js';
 import { classifyMessage, type ClassifiedMessage } from '../../application/mcp/message-classification.js';
 import type { Logger } from '../../application/logging/logger.js';
 import { serializeMessage } from '../../application/mcp/serialized-once.js';
@@ -36,7 +41,12 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
   const notify = (notification: JsonRpcNotification): void => {
     output.write(`${JSON.stringify(notification)}\n`);
   };
-  const context: DispatchContext = { transport: 'stdio', handshake: new LegacyHandshake(), inFlight: new InFlightRequests(), notify };
+  const context: DispatchContext = {
+    transport: 'stdio',
+    handshake: new LegacyHandshake(),
+    inFlight: new InFlightRequests(),
+    notify,
+  };
   const pending = new Set<Promise<void>>();
 
   const write = (response: JsonRpcResponse): void => {
@@ -66,7 +76,12 @@ export async function serveStdio(options: StdioServerOptions): Promise<void> {
   };
 
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, handleLine, () =>
-    write(errorResponse(null, { code: refusalJsonRpcCode('line_too_large'), message: 'Message exceeds the maximum line size' })),
+    write(
+      errorResponse(null, {
+        code: refusalJsonRpcCode('line_too_large'),
+        message: 'Message exceeds the maximum line size',
+      }),
+    ),
   );
 
   await new Promise<void>((resolve, reject) => {

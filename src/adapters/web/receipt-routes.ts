@@ -18,7 +18,10 @@ export interface ReceiptRoutesOptions {
 /** Paths whose bodies these routes read themselves (after auth, with their own limit): the transport skips them. */
 export const RECEIPT_BODY_PATHS: readonly string[] = Object.freeze(['/receipts/validate', '/receipts/redact']);
 
-const OBJECT_REQUIRED = Object.freeze({ error: 'receipt_object_required', message: 'The body must be a receipt object, or {"receipt": {...}}' });
+const OBJECT_REQUIRED = Object.freeze({
+  error: 'receipt_object_required',
+  message: 'The body must be a receipt object, or {"receipt": {...}}',
+});
 
 /**
  * Seed §7 receipt API, behind the transport's auth, origin check and rate limit:

@@ -6,7 +6,10 @@ import path from 'node:path';
  * its own module, src/main/module-file.ts) to a `package.json` named `packageName` that has `static/index.html`
  * beside it. Works from `src/` under the test runner, from `dist/` and from the CLI bundle's chunks.
  */
-export function locateStaticDir(startPaths: ReadonlyArray<string | undefined>, packageName: string): string | undefined {
+export function locateStaticDir(
+  startPaths: ReadonlyArray<string | undefined>,
+  packageName: string,
+): string | undefined {
   for (const start of startPaths) {
     if (start === undefined || !existsSync(start)) continue;
     const real = realpathSync(start);

@@ -36,7 +36,9 @@ export function uiRouteHandlers(options: UiRouteOptions): UiRouteHandlers {
       heartbeatMs: options.heartbeatMs,
       maxBufferedBytes: options.maxBufferedStreamBytes ?? 4 * 1024 * 1024,
     }),
-    chat: Object.freeze(chatHandlers({ chat: options.chat, sessions: options.sessions, maxRequestBytes: options.maxRequestBytes })),
+    chat: Object.freeze(
+      chatHandlers({ chat: options.chat, sessions: options.sessions, maxRequestBytes: options.maxRequestBytes }),
+    ),
     errors: webErrorHandler(),
   });
 }

@@ -18,16 +18,20 @@ const CATEGORY_STATUS: Readonly<Record<ErrorCategory, number>> = Object.freeze({
 });
 
 /** Codes whose web form differs from the category's: the seed's names and statuses where it had them. */
-const WEB_EXCEPTIONS: Partial<Record<DomainErrorCode, { readonly status?: number; readonly error?: string }>> = Object.freeze({
-  invalid_argument: { error: 'invalid_request' },
-  session_not_found: { error: 'unknown_session' },
-  chat_provider_error: { status: 502, error: 'chat_unavailable' },
-  // The plan is still there and can be retried: a conflict with its state on the web routes, as it always was.
-  approval_expired: { status: 409 },
-});
+const WEB_EXCEPTIONS: Partial<Record<DomainErrorCode, { readonly status?: number; readonly error?: string }>> =
+  Object.freeze({
+    invalid_argument: { error: 'invalid_request' },
+    session_not_found: { error: 'unknown_session' },
+    chat_provider_error: { status: 502, error: 'chat_unavailable' },
+    // The plan is still there and can be retried: a conflict with its state on the web routes, as it always was.
+    approval_expired: { status: 409 },
+  });
 
 /** The status and the `error` code the web routes answer a typed error with. */
 export function webErrorOf(code: DomainErrorCode): { readonly status: number; readonly error: string } {
   const exception = WEB_EXCEPTIONS[code];
-  return { status: exception?.status ?? CATEGORY_STATUS[DOMAIN_ERRORS[code].category], error: exception?.error ?? code };
+  return {
+    status: exception?.status ?? CATEGORY_STATUS[DOMAIN_ERRORS[code].category],
+    error: exception?.error ?? code,
+  };
 }

@@ -44,7 +44,12 @@ export function webErrorHandler(): ErrorRequestHandler {
       sendWebError(res, 413, 'request_too_large', 'The request body is too large');
       return;
     }
-    if (!(error instanceof DomainError) && typeof parserStatus === 'number' && parserStatus >= 400 && parserStatus < 500) {
+    if (
+      !(error instanceof DomainError) &&
+      typeof parserStatus === 'number' &&
+      parserStatus >= 400 &&
+      parserStatus < 500
+    ) {
       sendWebError(res, parserStatus, 'invalid_request', 'The request body could not be read as JSON');
       return;
     }

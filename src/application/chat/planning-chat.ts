@@ -56,7 +56,10 @@ export class PlanningChat {
     const history = this.conversations.get(sessionId) ?? [];
     const user: ChatMessage = { role: 'user', content: request.message };
     const sent = [...history, user].slice(-this.maxHistory);
-    const reply = await this.options.model.complete([{ role: 'system', content: PLANNING_SYSTEM_PROMPT }, ...sent], signal);
+    const reply = await this.options.model.complete(
+      [{ role: 'system', content: PLANNING_SYSTEM_PROMPT }, ...sent],
+      signal,
+    );
     // Only a completed exchange joins the history: a failed turn is simply retried by the user.
     const answer: ChatMessage = { role: 'assistant', content: reply };
     this.conversations.set(sessionId, [...sent, answer].slice(-this.maxHistory));

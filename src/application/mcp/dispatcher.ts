@@ -89,7 +89,10 @@ export class McpDispatcher {
    * (2025-11-25 utilities/cancellation: the receiver SHOULD NOT send a response for a cancelled request). The work
    * itself is told through the signal: a cancelled `terminal_execute` stops its command and records its receipt.
    */
-  private async handleRequest(incoming: ClassifiedRequest, context: DispatchContext): Promise<JsonRpcResponse | undefined> {
+  private async handleRequest(
+    incoming: ClassifiedRequest,
+    context: DispatchContext,
+  ): Promise<JsonRpcResponse | undefined> {
     const request = incoming.message;
     const controller = context.inFlight?.begin(request.id);
     const signal = combineSignals(controller?.signal, context.signal);
@@ -106,12 +109,24 @@ export class McpDispatcher {
   }
 
   /** Decode → handle → encode, with the codec of the request's era: the only place the dispatcher meets the era. */
-  private async answer(request: JsonRpcRequest, era: ProtocolEra, { signal, progress }: RequestScope, context: DispatchContext): Promise<JsonRpcResponse> {
+  private async answer(
+    request: JsonRpcRequest,
+    era: ProtocolEra,
+    { signal, progress }: RequestScope,
+    context: DispatchContext,
+  ): Promise<JsonRpcResponse> {
     const codec = this.codecs[era];
     try {
       const handler = codec.decode(request, context.handshake);
       const protocolVersion = codec.protocolVersion(request, context.handshake);
-      const result = await handler({ params: request.params, era, signal, principal: context.principal, protocolVersion, progress });
+      const result = await handler({
+        params: request.params,
+        era,
+        signal,
+        principal: context.principal,
+        protocolVersion,
+        progress,
+      });
       return { jsonrpc: '2.0', id: request.id, result: codec.encode(result) };
     } catch (error) {
       const mcpError = codec.encodeError(error);

@@ -60,42 +60,70 @@ export function featureHandlers(deps: FeatureDependencies): ReadonlyMap<string, 
     return page;
   };
   return new Map<string, FeatureHandler>([
-    ['tools/list', async ({ params }) => {
-      const { cursor } = parseParams(ListParamsSchema, params, 'tools/list');
-      const page = paginate(tools.list(), (tool) => tool.name, cursor, pageSize);
-      return { body: withCursor({ tools: toolPage(page.items) }, page.nextCursor), ttlMs: cache.catalogTtlMs };
-    }],
-    ['tools/call', async ({ params, era, signal, principal, protocolVersion, progress }) => {
-      const { name, arguments: args } = parseParams(CallToolParamsSchema, params, 'tools/call');
-      const offer = tasks?.offer(params, era, principal);
-      const result = await tools.call(name, args, { signal, era, principal, protocolVersion, progress, tasks: offer });
-      const task = offer?.created();
-      return task === undefined ? { body: { ...result } } : { body: { ...task }, resultType: 'task' };
-    }],
-    ['resources/list', async ({ params }) => {
-      const { cursor } = parseParams(ListParamsSchema, params, 'resources/list');
-      const page = await resources.list(cursor, pageSize);
-      return { body: withCursor({ resources: page.resources }, page.nextCursor), ttlMs: cache.workspaceTtlMs };
-    }],
-    ['resources/templates/list', async ({ params }) => {
-      const { cursor } = parseParams(ListParamsSchema, params, 'resources/templates/list');
-      const page = paginate(resources.templates(), (template) => String(template.uriTemplate), cursor, pageSize);
-      return { body: withCursor({ resourceTemplates: page.items }, page.nextCursor), ttlMs: cache.catalogTtlMs };
-    }],
-    ['resources/read', async ({ params, principal }) => {
-      const { uri } = parseParams(ReadResourceParamsSchema, params, 'resources/read');
-      const result = await resources.read(uri, principal);
-      return { body: { ...result }, ttlMs: cache.workspaceTtlMs };
-    }],
-    ['prompts/list', async ({ params }) => {
-      const { cursor } = parseParams(ListParamsSchema, params, 'prompts/list');
-      const page = paginate(prompts.list(), (prompt) => prompt.name, cursor, pageSize);
-      return { body: withCursor({ prompts: page.items }, page.nextCursor), ttlMs: cache.catalogTtlMs };
-    }],
-    ['prompts/get', async ({ params }) => {
-      const { name, arguments: args } = parseParams(GetPromptParamsSchema, params, 'prompts/get');
-      return { body: { ...prompts.get(name, args) } };
-    }],
+    [
+      'tools/list',
+      async ({ params }) => {
+        const { cursor } = parseParams(ListParamsSchema, params, 'tools/list');
+        const page = paginate(tools.list(), (tool) => tool.name, cursor, pageSize);
+        return { body: withCursor({ tools: toolPage(page.items) }, page.nextCursor), ttlMs: cache.catalogTtlMs };
+      },
+    ],
+    [
+      'tools/call',
+      async ({ params, era, signal, principal, protocolVersion, progress }) => {
+        const { name, arguments: args } = parseParams(CallToolParamsSchema, params, 'tools/call');
+        const offer = tasks?.offer(params, era, principal);
+        const result = await tools.call(name, args, {
+          signal,
+          era,
+          principal,
+          protocolVersion,
+          progress,
+          tasks: offer,
+        });
+        const task = offer?.created();
+        return task === undefined ? { body: { ...result } } : { body: { ...task }, resultType: 'task' };
+      },
+    ],
+    [
+      'resources/list',
+      async ({ params }) => {
+        const { cursor } = parseParams(ListParamsSchema, params, 'resources/list');
+        const page = await resources.list(cursor, pageSize);
+        return { body: withCursor({ resources: page.resources }, page.nextCursor), ttlMs: cache.workspaceTtlMs };
+      },
+    ],
+    [
+      'resources/templates/list',
+      async ({ params }) => {
+        const { cursor } = parseParams(ListParamsSchema, params, 'resources/templates/list');
+        const page = paginate(resources.templates(), (template) => String(template.uriTemplate), cursor, pageSize);
+        return { body: withCursor({ resourceTemplates: page.items }, page.nextCursor), ttlMs: cache.catalogTtlMs };
+      },
+    ],
+    [
+      'resources/read',
+      async ({ params, principal }) => {
+        const { uri } = parseParams(ReadResourceParamsSchema, params, 'resources/read');
+        const result = await resources.read(uri, principal);
+        return { body: { ...result }, ttlMs: cache.workspaceTtlMs };
+      },
+    ],
+    [
+      'prompts/list',
+      async ({ params }) => {
+        const { cursor } = parseParams(ListParamsSchema, params, 'prompts/list');
+        const page = paginate(prompts.list(), (prompt) => prompt.name, cursor, pageSize);
+        return { body: withCursor({ prompts: page.items }, page.nextCursor), ttlMs: cache.catalogTtlMs };
+      },
+    ],
+    [
+      'prompts/get',
+      async ({ params }) => {
+        const { name, arguments: args } = parseParams(GetPromptParamsSchema, params, 'prompts/get');
+        return { body: { ...prompts.get(name, args) } };
+      },
+    ],
   ]);
 }
 

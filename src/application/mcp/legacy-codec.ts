@@ -61,7 +61,10 @@ export class LegacyCodec implements EraCodec {
     if (lifecycle !== undefined) return async () => ({ body: lifecycle(request, handshake) });
     if (!handshake.started) throw missingEra(request.params);
     if (!handshake.initialized) {
-      throw new McpError(ERROR_CODES.invalidRequest, 'notifications/initialized must be sent before other legacy requests');
+      throw new McpError(
+        ERROR_CODES.invalidRequest,
+        'notifications/initialized must be sent before other legacy requests',
+      );
     }
     const handler = this.options.features.get(request.method);
     if (handler === undefined) throw methodNotFound(request.method);
@@ -77,7 +80,8 @@ export class LegacyCodec implements EraCodec {
   }
 
   private initialize(request: JsonRpcRequest, handshake: LegacyHandshake): Record<string, unknown> {
-    if (handshake.started) throw new McpError(ERROR_CODES.invalidRequest, 'initialize was already received for this session');
+    if (handshake.started)
+      throw new McpError(ERROR_CODES.invalidRequest, 'initialize was already received for this session');
     const params = parseParams(InitializeParamsSchema, request.params, 'initialize');
     handshake.protocolVersion = this.options.negotiator.negotiateLegacy(params.protocolVersion);
     handshake.clientInfo = { name: params.clientInfo.name, version: params.clientInfo.version };

@@ -38,7 +38,12 @@ export type ClassifiedMessage =
    * Not a valid JSON-RPC message: `id` is the one to answer with (salvaged when it is a valid id), `reason` what is
    * wrong. `facts` is there when it still names a method, so transport rules (Accept, MCP headers) apply first.
    */
-  | { readonly kind: 'invalid'; readonly id: RequestId | null; readonly reason: string; readonly facts: MessageFacts | undefined };
+  | {
+      readonly kind: 'invalid';
+      readonly id: RequestId | null;
+      readonly reason: string;
+      readonly facts: MessageFacts | undefined;
+    };
 
 /**
  * The body field each name-carrying method mirrors into `Mcp-Name` (2026-07-28 streamable-http, "Standard headers";
@@ -60,8 +65,10 @@ export function carriesName(method: string): boolean {
 
 /** Classifies one parsed JSON value, once. Batches (arrays) are invalid: batching was removed in 2025-06-18. */
 export function classifyMessage(value: unknown): ClassifiedMessage {
-  if (Array.isArray(value)) return { kind: 'invalid', id: null, reason: 'JSON-RPC batches are not supported', facts: undefined };
-  if (typeof value !== 'object' || value === null) return { kind: 'invalid', id: null, reason: 'Message must be a JSON object', facts: undefined };
+  if (Array.isArray(value))
+    return { kind: 'invalid', id: null, reason: 'JSON-RPC batches are not supported', facts: undefined };
+  if (typeof value !== 'object' || value === null)
+    return { kind: 'invalid', id: null, reason: 'Message must be a JSON object', facts: undefined };
   const record = value as Record<string, unknown>;
   if ('method' in record) {
     const facts = factsOf(record);
@@ -75,15 +82,21 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
     return { kind: 'invalid', id: null, reason: describeIssue(notification.error), facts };
   }
   if (JsonRpcClientResponseSchema.safeParse(record).success) return { kind: 'response' };
-  return { kind: 'invalid', id: salvageId(record.id), reason: 'Message is neither a request, a notification nor a response', facts: undefined };
+  return {
+    kind: 'invalid',
+    id: salvageId(record.id),
+    reason: 'Message is neither a request, a notification nor a response',
+    facts: undefined,
+  };
 }
 
 /** The facts of anything that names a method as a string, valid or not (header rules apply before validity). */
 function factsOf(record: Record<string, unknown>): MessageFacts | undefined {
   if (typeof record.method !== 'string') return undefined;
-  const params = typeof record.params === 'object' && record.params !== null && !Array.isArray(record.params)
-    ? (record.params as Record<string, unknown>)
-    : undefined;
+  const params =
+    typeof record.params === 'object' && record.params !== null && !Array.isArray(record.params)
+      ? (record.params as Record<string, unknown>)
+      : undefined;
   const nameField = NAME_SOURCES[record.method];
   const name = nameField === undefined ? undefined : params?.[nameField];
   return {

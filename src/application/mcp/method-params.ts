@@ -29,5 +29,8 @@ export function parseParams<T extends z.ZodType>(schema: T, params: unknown, met
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? `params.${issue.path.join('.')}` : 'params';
-  throw new McpError(ERROR_CODES.invalidParams, `Invalid params for ${method}: ${where}: ${issue?.message ?? 'invalid'}`);
+  throw new McpError(
+    ERROR_CODES.invalidParams,
+    `Invalid params for ${method}: ${where}: ${issue?.message ?? 'invalid'}`,
+  );
 }

@@ -73,7 +73,8 @@ export class ModernCodec implements EraCodec {
     if (typeof requested === 'string') {
       const versionClass = this.options.negotiator.classify(requested);
       if (versionClass !== 'modern') {
-        const message = versionClass === 'legacy' ? 'Legacy protocol versions require initialize' : 'Unsupported protocol version';
+        const message =
+          versionClass === 'legacy' ? 'Legacy protocol versions require initialize' : 'Unsupported protocol version';
         throw new McpError(ERROR_CODES.unsupportedProtocolVersion, message, {
           supported: [...this.options.negotiator.supportedVersions],
           requested,

@@ -31,5 +31,7 @@ export function hasModernMeta(params: Record<string, unknown> | undefined): bool
 
 export function readProtocolVersion(params: Record<string, unknown> | undefined): unknown {
   const meta = params?._meta;
-  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[META.protocolVersion] : undefined;
+  return typeof meta === 'object' && meta !== null
+    ? (meta as Record<string, unknown>)[META.protocolVersion]
+    : undefined;
 }

@@ -38,4 +38,8 @@ export interface CachePolicy {
   workspaceTtlMs: number;
 }
 
-export const DEFAULT_CACHE_POLICY: CachePolicy = Object.freeze({ discoverTtlMs: 3_600_000, catalogTtlMs: 300_000, workspaceTtlMs: 0 });
+export const DEFAULT_CACHE_POLICY: CachePolicy = Object.freeze({
+  discoverTtlMs: 3_600_000,
+  catalogTtlMs: 300_000,
+  workspaceTtlMs: 0,
+});

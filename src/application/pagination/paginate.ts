@@ -10,7 +10,12 @@ export interface Page<T> {
  * Pages through an in-memory catalog that keeps a stable order. The cursor names the last key served, so a page
  * boundary survives restarts; a key that is no longer in the catalog makes the cursor invalid.
  */
-export function paginate<T>(items: readonly T[], keyOf: (item: T) => string, cursor: string | undefined, pageSize: number): Page<T> {
+export function paginate<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  cursor: string | undefined,
+  pageSize: number,
+): Page<T> {
   let start = 0;
   if (cursor !== undefined) {
     const after = decodeCursor(cursor);

@@ -2,9 +2,18 @@ import { deny } from './rules/judgement.js';
 import type { JudgingMode } from './judging-mode.js';
 import { judgeSimpleCommand } from './simple-command-judge.js';
 
-const BACKGROUND = Object.freeze({ judgement: deny('background_job', 'background jobs (&) are not allowed'), placement: 'instead' as const });
-const NEGATION = Object.freeze({ judgement: deny('shell_negation', 'pipeline negation (!) is not supported'), placement: 'instead' as const });
-const PIPE_STDERR = Object.freeze({ judgement: deny('unsupported_redirection', '|& is not supported by /bin/sh'), placement: 'instead' as const });
+const BACKGROUND = Object.freeze({
+  judgement: deny('background_job', 'background jobs (&) are not allowed'),
+  placement: 'instead' as const,
+});
+const NEGATION = Object.freeze({
+  judgement: deny('shell_negation', 'pipeline negation (!) is not supported'),
+  placement: 'instead' as const,
+});
+const PIPE_STDERR = Object.freeze({
+  judgement: deny('unsupported_redirection', '|& is not supported by /bin/sh'),
+  placement: 'instead' as const,
+});
 
 /**
  * inspect, confirm and trusted: every simple command is read by the command catalogue and its rules

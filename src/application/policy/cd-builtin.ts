@@ -29,7 +29,10 @@ export function isCdBuiltin(command: SimpleCommand): boolean {
  * (adapters/process/scrubbed-environment.ts), so a relative target is taken from the physical working directory.
  */
 export function judgeCd(command: SimpleCommand, cwds: readonly string[], inspector: PathInspector): CdJudgement {
-  const refuse = (rule: string, reason: string): CdJudgement => ({ judgement: deny(rule, `${reason}; ${NEXT_STEP}`), cwds });
+  const refuse = (rule: string, reason: string): CdJudgement => ({
+    judgement: deny(rule, `${reason}; ${NEXT_STEP}`),
+    cwds,
+  });
   if (command.assignments.length > 0 || command.redirections.length > 0) {
     return refuse('cd_form', 'cd takes one directory, without assignments or redirections');
   }
@@ -37,8 +40,10 @@ export function judgeCd(command: SimpleCommand, cwds: readonly string[], inspect
   const operands = args[0]?.value === '--' ? args.slice(1) : args;
   const target = operands[0];
   if (target === undefined || operands.length > 1) return refuse('cd_form', 'cd takes exactly one directory');
-  if (target.expansions.length > 0) return refuse('cd_dynamic_target', `the cd directory must be written out: ${target.raw}`);
-  if (operands === args && target.value.startsWith('-')) return refuse('cd_form', `cd ${target.value} names a directory the policy cannot see`);
+  if (target.expansions.length > 0)
+    return refuse('cd_dynamic_target', `the cd directory must be written out: ${target.raw}`);
+  if (operands === args && target.value.startsWith('-'))
+    return refuse('cd_form', `cd ${target.value} names a directory the policy cannot see`);
   if (target.value === '') return refuse('cd_form', 'cd to an empty name');
   const next = new Set<string>();
   for (const cwd of cwds) {
@@ -51,5 +56,8 @@ export function judgeCd(command: SimpleCommand, cwds: readonly string[], inspect
   if (next.size > MAX_CANDIDATE_DIRECTORIES) {
     return refuse('cd_too_many', `the line could run in more than ${MAX_CANDIDATE_DIRECTORIES} directories`);
   }
-  return { judgement: allow('low', 'cd_builtin', `shell builtin cd: the rest of the list runs in ${target.value}`), cwds: [...next] };
+  return {
+    judgement: allow('low', 'cd_builtin', `shell builtin cd: the rest of the list runs in ${target.value}`),
+    cwds: [...next],
+  };
 }

@@ -39,7 +39,8 @@ export class DefaultPolicyEngine implements PolicyEngine {
     private readonly maxCommandCharacters: number = DEFAULT_MAX_COMMAND_CHARACTERS,
   ) {
     const violation = findFloorViolation(settings);
-    if (violation) throw new ConfigurationError(`policy settings ${violation.list}[${violation.index}]: ${violation.message}`);
+    if (violation)
+      throw new ConfigurationError(`policy settings ${violation.list}[${violation.index}]: ${violation.message}`);
     this.settings = settings;
     const mismatch = settings.examples === undefined ? null : this.findExampleMismatch(settings.examples);
     if (mismatch) throw new ConfigurationError(mismatch, { setting: 'TERM_MCP_POLICY' });
@@ -104,7 +105,8 @@ function isHighSurrogate(unit: number): boolean {
 }
 
 function checkCommandText(command: unknown, maxCharacters: number): Judgement | null {
-  if (typeof command !== 'string' || command.length === 0) return deny('empty_command', 'command must be a non-empty string');
+  if (typeof command !== 'string' || command.length === 0)
+    return deny('empty_command', 'command must be a non-empty string');
   if (command.length > maxCharacters && codePoints(command) > maxCharacters) {
     return deny('command_too_long', `command exceeds the ${maxCharacters} character limit`);
   }

@@ -13,7 +13,8 @@ export function launchFor(parsed: ParsedCommandLine, command: string, spans: rea
   const span = spans[0];
   if (single && span && spans.length === 1) {
     const argv = [span.absolute, ...single.slice(1)];
-    for (const { afterWord, args } of [...span.insertions].sort((a, b) => b.afterWord - a.afterWord)) argv.splice(afterWord + 1, 0, ...args);
+    for (const { afterWord, args } of [...span.insertions].sort((a, b) => b.afterWord - a.afterWord))
+      argv.splice(afterWord + 1, 0, ...args);
     return { kind: 'argv', argv };
   }
   // One pass from the start of the line: each edit replaces [start, end) (an insertion has start === end), so the
@@ -49,9 +50,11 @@ function quoteForShell(value: string): string {
 /** The words of the line when it is exactly one simple command with literal words and nothing else. */
 function singlePlainCommand(parsed: ParsedCommandLine): string[] | null {
   const [item, ...others] = parsed.list.items;
-  if (!item || others.length > 0 || item.separator === '&' || item.separator === '&&' || item.separator === '||') return null;
+  if (!item || others.length > 0 || item.separator === '&' || item.separator === '&&' || item.separator === '||')
+    return null;
   const [command, ...piped] = item.pipeline.commands;
-  if (!command || piped.length > 0 || item.pipeline.negated || parsed.hasComment || command.type !== 'simple') return null;
+  if (!command || piped.length > 0 || item.pipeline.negated || parsed.hasComment || command.type !== 'simple')
+    return null;
   if (command.assignments.length > 0 || command.redirections.length > 0) return null;
   if (command.words.some((word) => word.expansions.length > 0)) return null;
   return command.words.map((word) => word.value);

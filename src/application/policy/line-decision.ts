@@ -64,7 +64,8 @@ export class LineDecision {
     const verdict = decisive.verdict;
     const buckets = this.reasonBuckets[verdictSeverity(verdict)] as string[][];
     const reasons = new Set<string>();
-    for (let risk = buckets.length - 1; risk >= 0; risk -= 1) for (const reason of buckets[risk] as string[]) reasons.add(reason);
+    for (let risk = buckets.length - 1; risk >= 0; risk -= 1)
+      for (const reason of buckets[risk] as string[]) reasons.add(reason);
     return {
       verdict,
       risk: verdict === 'deny' ? 'blocked' : this.highestRisk,

@@ -17,7 +17,11 @@ export interface ExecutableSpan {
   readonly end: number;
   readonly absolute: string;
   /** Arguments the launch adds: after word `afterWord` of the command, which ends at `offset` in the line. */
-  readonly insertions: readonly { readonly afterWord: number; readonly offset: number; readonly args: readonly string[] }[];
+  readonly insertions: readonly {
+    readonly afterWord: number;
+    readonly offset: number;
+    readonly args: readonly string[];
+  }[];
 }
 
 export interface LineJudgement {
@@ -75,13 +79,26 @@ export class LineWalker {
    * directory): its `&&` chain is then skipped, but what follows a `;` or `||` runs where the line was, so from
    * there on both directories count.
    */
-  private judgeList(list: CommandList, depth: number, sink: WalkSink, context: JudgeContext, startCwds: readonly string[]): void {
+  private judgeList(
+    list: CommandList,
+    depth: number,
+    sink: WalkSink,
+    context: JudgeContext,
+    startCwds: readonly string[],
+  ): void {
     let cwds = startCwds;
     let ifCdFailed: readonly string[] = [];
     for (const item of list.items) {
       const { pipeline } = item;
       const lone = pipeline.commands.length === 1 ? pipeline.commands[0] : undefined;
-      if (this.mode.followsCd && lone !== undefined && lone.type === 'simple' && isCdBuiltin(lone) && item.separator !== '&' && !pipeline.negated) {
+      if (
+        this.mode.followsCd &&
+        lone !== undefined &&
+        lone.type === 'simple' &&
+        isCdBuiltin(lone) &&
+        item.separator !== '&' &&
+        !pipeline.negated
+      ) {
         const judged = judgeCd(lone, cwds, context.inspector);
         sink.decision.addJudgement(lone.text, judged.judgement);
         ifCdFailed = [...new Set([...ifCdFailed, ...cwds])];
@@ -93,7 +110,10 @@ export class LineWalker {
         cwds = [...new Set([...cwds, ...ifCdFailed])];
         ifCdFailed = [];
         if (cwds.length > MAX_CANDIDATE_DIRECTORIES) {
-          sink.decision.addJudgement('cd', deny('cd_too_many', `the line could run in more than ${MAX_CANDIDATE_DIRECTORIES} directories`));
+          sink.decision.addJudgement(
+            'cd',
+            deny('cd_too_many', `the line could run in more than ${MAX_CANDIDATE_DIRECTORIES} directories`),
+          );
           return;
         }
       }
@@ -101,7 +121,13 @@ export class LineWalker {
   }
 
   /** One pipeline, in each directory it may run in; command names are recorded for the launch only once. */
-  private judgePipeline(item: CommandList['items'][number], depth: number, sink: WalkSink, context: JudgeContext, cwds: readonly string[]): void {
+  private judgePipeline(
+    item: CommandList['items'][number],
+    depth: number,
+    sink: WalkSink,
+    context: JudgeContext,
+    cwds: readonly string[],
+  ): void {
     cwds.forEach((cwd, cwdIndex) => {
       const where = cwd === context.cwd ? context : { ...context, cwd, cwdFromCd: true };
       const into: WalkSink = cwdIndex === 0 ? sink : { decision: sink.decision, spans: null };
@@ -111,7 +137,13 @@ export class LineWalker {
     });
   }
 
-  private judgeCommand(command: Command, shape: PipelineShapeJudgement | null, depth: number, sink: WalkSink, context: JudgeContext): void {
+  private judgeCommand(
+    command: Command,
+    shape: PipelineShapeJudgement | null,
+    depth: number,
+    sink: WalkSink,
+    context: JudgeContext,
+  ): void {
     if (shape?.placement === 'before') sink.decision.addJudgement(command.text, shape.judgement);
     const imposed = shape?.placement === 'instead' ? shape.judgement : null;
     if (command.type === 'simple') {
@@ -121,18 +153,33 @@ export class LineWalker {
     sink.decision.addJudgement(command.text, imposed ?? this.mode.judgeStructure(command, context));
     if (this.mode.walksStructureSubstitutions) {
       const words = 'bodies' in command ? command.words : [];
-      for (const body of substitutionBodies(words, command.redirections)) this.judgeList(body, depth, sink, context, [context.cwd]);
+      for (const body of substitutionBodies(words, command.redirections))
+        this.judgeList(body, depth, sink, context, [context.cwd]);
     }
-    for (const body of 'bodies' in command ? command.bodies : [command.body]) this.judgeList(body, depth, sink, context, [context.cwd]);
+    for (const body of 'bodies' in command ? command.bodies : [command.body])
+      this.judgeList(body, depth, sink, context, [context.cwd]);
   }
 
   /** A simple command (or what a wrapper runs as an argv); `imposed` is the pipeline shape's verdict on it. */
-  private judgeSimple(command: SimpleCommand, imposed: Judgement | null, depth: number, sink: WalkSink, context: JudgeContext, walkSubstitutions: boolean): void {
+  private judgeSimple(
+    command: SimpleCommand,
+    imposed: Judgement | null,
+    depth: number,
+    sink: WalkSink,
+    context: JudgeContext,
+    walkSubstitutions: boolean,
+  ): void {
     const judged = this.judgeSimpleCommand(command, context);
     const judgement = imposed ?? judged.judgement;
     sink.decision.addJudgement(command.text, judgement);
     const nameWord = command.words[0];
-    if (sink.spans !== null && !command.detached && nameWord && judged.executablePath !== null && judgement.verdict !== 'deny') {
+    if (
+      sink.spans !== null &&
+      !command.detached &&
+      nameWord &&
+      judged.executablePath !== null &&
+      judgement.verdict !== 'deny'
+    ) {
       const insertions = judged.insertions.map(({ afterWord, args }) => ({
         afterWord,
         offset: (command.words[afterWord] ?? nameWord).end,
@@ -161,7 +208,14 @@ export class LineWalker {
     }
     const sink: WalkSink = { decision, spans: null };
     if (inner.kind === 'argv') {
-      const command: SimpleCommand = { type: 'simple', text, assignments: [], words: inner.words, redirections: [], detached: true };
+      const command: SimpleCommand = {
+        type: 'simple',
+        text,
+        assignments: [],
+        words: inner.words,
+        redirections: [],
+        detached: true,
+      };
       this.judgeSimple(command, null, depth, sink, context, this.mode.walksWrappedSubstitutions);
       return;
     }

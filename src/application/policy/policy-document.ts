@@ -1,6 +1,10 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { NON_INTERACTIVE_ENVIRONMENT, NON_INTERACTIVE_VARIABLES, type NonInteractiveVariable } from '../../domain/execution/non-interactive-environment.js';
+import {
+  NON_INTERACTIVE_ENVIRONMENT,
+  NON_INTERACTIVE_VARIABLES,
+  type NonInteractiveVariable,
+} from '../../domain/execution/non-interactive-environment.js';
 import { PolicyFileInvalid } from '../../domain/policy/policy-errors.js';
 import { POLICY_MODES } from '../../domain/policy/policy-types.js';
 import { findFloorViolation, type CommandListName } from './policy-floor.js';
@@ -29,9 +33,15 @@ export { DEFAULT_POLICY_SETTINGS } from './policy-settings.js';
  * keep their built-in rules.
  */
 /** A variable's value reaches `spawn`, which refuses a NUL byte: refused here, at start-up, instead. */
-const environmentValue = z.string().max(4096).refine((value) => !value.includes('\0'), { message: 'must not contain a NUL byte' });
+const environmentValue = z
+  .string()
+  .max(4096)
+  .refine((value) => !value.includes('\0'), { message: 'must not contain a NUL byte' });
 const EnvironmentSchema = z.strictObject(
-  Object.fromEntries(NON_INTERACTIVE_VARIABLES.map((name) => [name, environmentValue.optional()])) as Record<NonInteractiveVariable, z.ZodOptional<typeof environmentValue>>,
+  Object.fromEntries(NON_INTERACTIVE_VARIABLES.map((name) => [name, environmentValue.optional()])) as Record<
+    NonInteractiveVariable,
+    z.ZodOptional<typeof environmentValue>
+  >,
 );
 
 const PolicyDocumentSchema = z.strictObject({
@@ -84,13 +94,21 @@ export function parsePolicyDocument(
     extraReadOnlyCommands: Object.freeze([...base.extraReadOnlyCommands, ...(document.commands?.read_only ?? [])]),
     approvalCommands: Object.freeze([...base.approvalCommands, ...(document.commands?.require_approval ?? [])]),
     deniedCommands: Object.freeze([...base.deniedCommands, ...(document.commands?.deny ?? [])]),
-    nonInteractive: Object.freeze({ ...(base.nonInteractive ?? NON_INTERACTIVE_ENVIRONMENT), ...definedOnly(document.environment ?? {}) }),
+    nonInteractive: Object.freeze({
+      ...(base.nonInteractive ?? NON_INTERACTIVE_ENVIRONMENT),
+      ...definedOnly(document.environment ?? {}),
+    }),
     ...(document.examples === undefined
-      ? base.examples === undefined ? {} : { examples: base.examples }
+      ? base.examples === undefined
+        ? {}
+        : { examples: base.examples }
       : {
           examples: Object.freeze({
             allow: Object.freeze([...(base.examples?.allow ?? []), ...(document.examples.allow ?? [])]),
-            require_approval: Object.freeze([...(base.examples?.require_approval ?? []), ...(document.examples.require_approval ?? [])]),
+            require_approval: Object.freeze([
+              ...(base.examples?.require_approval ?? []),
+              ...(document.examples.require_approval ?? []),
+            ]),
             deny: Object.freeze([...(base.examples?.deny ?? []), ...(document.examples.deny ?? [])]),
           }),
         }),
@@ -104,8 +122,12 @@ export function parsePolicyDocument(
   return settings;
 }
 
-function definedOnly(values: Partial<Record<NonInteractiveVariable, string | undefined>>): Partial<Record<NonInteractiveVariable, string>> {
-  return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined));
+function definedOnly(
+  values: Partial<Record<NonInteractiveVariable, string | undefined>>,
+): Partial<Record<NonInteractiveVariable, string>> {
+  return Object.fromEntries(
+    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 function parseSyntax(text: string, format: 'json' | 'yaml'): unknown {

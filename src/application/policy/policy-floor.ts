@@ -44,7 +44,11 @@ function readOnlyProblem(name: string, settings: PolicySettings): string | null 
     return `${name} is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only`;
   }
   const lower = name.toLowerCase();
-  const ownRule = WRITE_COMMANDS.has(lower) || DEVELOPMENT_COMMANDS.has(lower) || LONG_RUNNING_COMMANDS.has(lower) || SHELL_KEYWORDS.has(lower);
+  const ownRule =
+    WRITE_COMMANDS.has(lower) ||
+    DEVELOPMENT_COMMANDS.has(lower) ||
+    LONG_RUNNING_COMMANDS.has(lower) ||
+    SHELL_KEYWORDS.has(lower);
   if (lower === 'git' || (!READ_ONLY_COMMANDS.has(name) && ownRule)) {
     return `${name} has its own built-in rule and cannot be made read-only`;
   }

@@ -1,4 +1,7 @@
-import { NON_INTERACTIVE_ENVIRONMENT, type NonInteractiveEnvironment } from '../../domain/execution/non-interactive-environment.js';
+import {
+  NON_INTERACTIVE_ENVIRONMENT,
+  type NonInteractiveEnvironment,
+} from '../../domain/execution/non-interactive-environment.js';
 import type { PolicyMode } from '../../domain/policy/policy-types.js';
 
 /** Everything that tunes the default policy. Built from APPROVAL_MODE / ALLOW_NETWORK and an optional policy file. */

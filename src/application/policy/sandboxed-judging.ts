@@ -6,7 +6,10 @@ import { findPathEscape } from './rules/path-rule.js';
 import { findServerFile, judgeSandboxedCommand, programName } from './rules/sandboxed-rule.js';
 import { unwrapCommand, type InnerCommand } from './rules/wrapper-unwrap.js';
 
-const PIPE_STDERR = Object.freeze({ judgement: deny('unsupported_redirection', '|& is not supported by /bin/sh'), placement: 'before' as const });
+const PIPE_STDERR = Object.freeze({
+  judgement: deny('unsupported_redirection', '|& is not supported by /bin/sh'),
+  placement: 'before' as const,
+});
 
 /**
  * Sandboxed mode: every simple command (in pipelines, lists, groups, subshells, loops, conditionals, substitutions,
@@ -32,19 +35,28 @@ export const SANDBOXED_JUDGING: JudgingMode = Object.freeze({
   judgeStructure(command, context) {
     const words = 'bodies' in command ? command.words : [];
     const serverFile = findServerFile({ assignments: [], words, redirections: command.redirections }, context);
-    if (serverFile !== null) return deny('server_files', `the server's own policy, configuration and audit log are off limits: ${serverFile}`);
+    if (serverFile !== null)
+      return deny('server_files', `the server's own policy, configuration and audit log are off limits: ${serverFile}`);
     const escape = findPathEscape(words, command.redirections, context);
-    if (escape !== null) return needsApproval('high', 'path_outside_workspace', `path outside the workspace: ${escape}`);
-    return allow('low', 'sandboxed_command', 'runs inside the sandbox: workspace writable, rest of the system read-only, no network');
+    if (escape !== null)
+      return needsApproval('high', 'path_outside_workspace', `path outside the workspace: ${escape}`);
+    return allow(
+      'low',
+      'sandboxed_command',
+      'runs inside the sandbox: workspace writable, rest of the system read-only, no network',
+    );
   },
   walksStructureSubstitutions: true,
   walksWrappedSubstitutions: true,
-  judgeInlineCode: (language) => allow('medium', 'sandboxed_code', `inline ${language} code runs inside the sandbox`, { executesProjectCode: true }),
+  judgeInlineCode: (language) =>
+    allow('medium', 'sandboxed_code', `inline ${language} code runs inside the sandbox`, { executesProjectCode: true }),
 } satisfies JudgingMode);
 
 /** `sh <<'EOF' ... EOF`: a shell without `-c` reads its script from the here-document, which is judged like `-c`. */
 function hereDocumentScript(program: string, redirections: readonly Redirection[]): InnerCommand | null {
   if (!SHELLS.has(program)) return null;
-  const body = redirections.find((redirection) => redirection.hereDocument !== undefined && (redirection.fd === null || redirection.fd === 0))?.hereDocument?.body;
+  const body = redirections.find(
+    (redirection) => redirection.hereDocument !== undefined && (redirection.fd === null || redirection.fd === 0),
+  )?.hereDocument?.body;
   return body === undefined || body.trim() === '' ? null : { kind: 'script', text: body };
 }

@@ -11,7 +11,15 @@ import { readOptions } from './options/option-reader.js';
 import { optionTableFor } from './options/program-options.js';
 import { judgeDevelopment } from './rules/development-rule.js';
 import { gitLaunchInsertions, judgeGit, type LaunchInsertion } from './rules/git-rule.js';
-import { allow, deny, higherRisk, needsApproval, requireApproval, type JudgeContext, type Judgement } from './rules/judgement.js';
+import {
+  allow,
+  deny,
+  higherRisk,
+  needsApproval,
+  requireApproval,
+  type JudgeContext,
+  type Judgement,
+} from './rules/judgement.js';
 import { findOverlongWord, findPathEscape, findProtectedTarget, outputTargets } from './rules/path-rule.js';
 import { judgeReadOnlyOptions, judgeSymlinkFollowing, optionOutputTargets } from './rules/read-only-rules.js';
 import { applyShellModifiers, judgeShellFeatures, type CommandShape } from './rules/shell-feature-rule.js';
@@ -36,9 +44,13 @@ export interface SimpleCommandJudgement {
 export function judgeSimpleCommand(command: CommandShape, context: JudgeContext): SimpleCommandJudgement {
   const nameWord = command.words[0];
   const executable = nameWord && nameWord.expansions.length === 0 ? nameWord.value : null;
-  const inner = executable !== null && isOnHardFloor(executable) ? unwrapCommand(executable.toLowerCase(), command.words.slice(1)) : null;
+  const inner =
+    executable !== null && isOnHardFloor(executable)
+      ? unwrapCommand(executable.toLowerCase(), command.words.slice(1))
+      : null;
   const judged = judgeOwnRules(command, executable, context);
-  if (judged.verdict === 'deny' || executable === null) return { judgement: judged, executablePath: null, inner, insertions: [] };
+  if (judged.verdict === 'deny' || executable === null)
+    return { judgement: judged, executablePath: null, inner, insertions: [] };
   const insertions = executable === 'git' ? gitLaunchInsertions(command.words.slice(1)) : [];
   return { judgement: judged, executablePath: trustedExecutable(executable, context), inner, insertions };
 }
@@ -57,8 +69,10 @@ function judgeOwnRules(command: CommandShape, executable: string | null, context
     return deny('missing_executable', 'command must contain an executable');
   }
   if (executable === null) return deny('dynamic_executable', 'the executable must be a literal name, not an expansion');
-  if (SHELL_KEYWORDS.has(executable)) return deny('shell_keyword', `shell control structures are not supported: ${executable}`);
-  if (executable.includes('/')) return deny('executable_path', 'executable paths are not accepted; use an allowlisted name');
+  if (SHELL_KEYWORDS.has(executable))
+    return deny('shell_keyword', `shell control structures are not supported: ${executable}`);
+  if (executable.includes('/'))
+    return deny('executable_path', 'executable paths are not accepted; use an allowlisted name');
   if (isOnHardFloor(executable)) {
     return deny('always_blocked', `${executable} is outside the safe command surface`, {
       networkRequested: NETWORK_TOOLS.has(executable.toLowerCase()),
@@ -113,7 +127,9 @@ function judgeByCategory(command: CommandShape, executable: string, context: Jud
     const optionProblem = judgeReadOnlyOptions(executable, args);
     if (optionProblem) return optionProblem;
     const written = [...optionOutputTargets(executable, args), ...redirected];
-    return written.length === 0 ? allow('low', 'read_only_command', 'read-only command') : judgeFileWrite(written, context);
+    return written.length === 0
+      ? allow('low', 'read_only_command', 'read-only command')
+      : judgeFileWrite(written, context);
   }
   if (WRITE_COMMANDS.has(executable)) return judgeWrite(executable, args, redirected, context);
   return withRedirectedWrites(judgeOtherCommand(executable, args, context), redirected, context);
@@ -125,7 +141,9 @@ function judgeOtherCommand(executable: string, args: CommandShape['words'], cont
   if (executable === 'git') return judgeGit(args, mode);
   if (LONG_RUNNING_COMMANDS.has(executable)) {
     const reason = 'long-running process requires an explicit approval';
-    return mode === 'trusted' ? allow('medium', 'long_running_process', reason) : needsApproval('medium', 'long_running_process', reason);
+    return mode === 'trusted'
+      ? allow('medium', 'long_running_process', reason)
+      : needsApproval('medium', 'long_running_process', reason);
   }
   if (DEVELOPMENT_COMMANDS.has(executable)) return judgeDevelopment(executable, args, context);
   if (context.settings.approvalCommands.includes(executable)) {
@@ -138,15 +156,34 @@ function judgeOtherCommand(executable: string, args: CommandShape['words'], cont
 function withRedirectedWrites(own: Judgement, redirected: readonly string[], context: JudgeContext): Judgement {
   if (own.verdict === 'deny' || redirected.length === 0) return own;
   const write = judgeFileWrite(redirected, context);
-  if (write.verdict === 'deny') return { ...write, networkRequested: own.networkRequested, executesProjectCode: own.executesProjectCode };
-  const merged = write.verdict === 'approval_required' ? requireApproval(own, write.risk, write.rule, write.reasons[0] as string) : own;
-  return { ...merged, risk: higherRisk(merged.risk, write.risk), filesTouched: [...own.filesTouched, ...write.filesTouched] };
+  if (write.verdict === 'deny')
+    return { ...write, networkRequested: own.networkRequested, executesProjectCode: own.executesProjectCode };
+  const merged =
+    write.verdict === 'approval_required'
+      ? requireApproval(own, write.risk, write.rule, write.reasons[0] as string)
+      : own;
+  return {
+    ...merged,
+    risk: higherRisk(merged.risk, write.risk),
+    filesTouched: [...own.filesTouched, ...write.filesTouched],
+  };
 }
 
-function applyApprovalModifiers(judged: Judgement, command: CommandShape, executable: string, context: JudgeContext): Judgement {
-  const approvalListed = context.settings.approvalCommands.includes(executable) && judged.rule !== 'policy_requires_approval';
+function applyApprovalModifiers(
+  judged: Judgement,
+  command: CommandShape,
+  executable: string,
+  context: JudgeContext,
+): Judgement {
+  const approvalListed =
+    context.settings.approvalCommands.includes(executable) && judged.rule !== 'policy_requires_approval';
   const listed = approvalListed
-    ? requireApproval(judged, 'medium', 'policy_requires_approval', `the policy file requires approval for ${executable}`)
+    ? requireApproval(
+        judged,
+        'medium',
+        'policy_requires_approval',
+        `the policy file requires approval for ${executable}`,
+      )
     : judged;
   return applyShellModifiers(listed, command, context.settings.mode);
 }

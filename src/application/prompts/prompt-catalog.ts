@@ -59,7 +59,10 @@ export class PromptCatalog implements PromptProvider {
     const definition = PROMPTS.get(name);
     if (definition === undefined) throw new UnknownPrompt(name);
     const text = definition.render(checkArguments(definition.prompt, args ?? {}));
-    return { description: definition.prompt.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
+    return {
+      description: definition.prompt.description,
+      messages: [{ role: 'user', content: { type: 'text', text } }],
+    };
   }
 }
 

@@ -28,9 +28,15 @@ export function receiptJsonSchema(): Record<string, unknown> {
 
 // Compile-time guards: every receipt this server signs is a receipt document, and the schema names each of its
 // fields (a field added to ExecutionReceipt but not to the schema fails the typecheck here).
-type DeepReadonly<T> = T extends readonly (infer Item)[] ? readonly DeepReadonly<Item>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> = T extends readonly (infer Item)[]
+  ? readonly DeepReadonly<Item>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 type Assert<Condition extends true> = Condition;
 type NoKeysBeyond<T, Known> = [Exclude<keyof T, keyof Known>] extends [never] ? true : false;
-export type _ProducedReceiptsAreDocuments = Assert<ExecutionReceipt extends DeepReadonly<ReceiptDocument> ? true : false>;
+export type _ProducedReceiptsAreDocuments = Assert<
+  ExecutionReceipt extends DeepReadonly<ReceiptDocument> ? true : false
+>;
 export type _SchemaNamesEveryReceiptField = Assert<NoKeysBeyond<ExecutionReceipt, ReceiptDocument>>;
 export type _SchemaNamesEveryPolicyField = Assert<NoKeysBeyond<ExecutionReceipt['policy'], ReceiptDocument['policy']>>;

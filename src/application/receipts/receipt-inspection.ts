@@ -14,7 +14,9 @@ export interface ReceiptReport {
 /** What replaces the private fields of a receipt shared outside (seed wording). */
 export const REDACTED_FOR_SHARING = '[REDACTED FOR SHARING]';
 
-export type StructureCheck = { readonly valid: true; readonly receipt: ReceiptDocument } | { readonly valid: false; readonly errors: readonly string[] };
+export type StructureCheck =
+  | { readonly valid: true; readonly receipt: ReceiptDocument }
+  | { readonly valid: false; readonly errors: readonly string[] };
 
 /**
  * Checks, verifies and share-redacts receipt documents (seed `receipts.py`). The signer holds the configured key;
@@ -30,7 +32,9 @@ export class ReceiptInspection {
   /** The schema check alone (`--structure-only`). */
   checkStructure(payload: unknown): StructureCheck {
     const parsed = receiptSchema.safeParse(payload);
-    return parsed.success ? { valid: true, receipt: parsed.data } : { valid: false, errors: describeIssues(parsed.error) };
+    return parsed.success
+      ? { valid: true, receipt: parsed.data }
+      : { valid: false, errors: describeIssues(parsed.error) };
   }
 
   /** Schema, then signature (only a schema-valid receipt can have a valid signature). */
@@ -49,7 +53,9 @@ export class ReceiptInspection {
   redactForSharing(payload: unknown): ReceiptDocument {
     const report = this.report(payload);
     if (!report.schema_valid || !report.signature_valid || this.signer === undefined) {
-      throw new ReceiptNotRedactable(report.schema_valid ? ['the signature does not verify with the configured key'] : report.errors);
+      throw new ReceiptNotRedactable(
+        report.schema_valid ? ['the signature does not verify with the configured key'] : report.errors,
+      );
     }
     const { signature: _original, ...fields } = payload as ReceiptDocument;
     const redacted = {

@@ -10,7 +10,7 @@ export const OUTPUT_RESOURCE_TEMPLATE = Object.freeze({
   name: 'terminal-output',
   title: 'Whole output of a finished command',
   description:
-    'The bytes a command wrote to stdout or stderr, exactly (text when the range is valid UTF-8, else base64), from byte offset (default 0) for length bytes (default and maximum: the read limit). Its SHA-256 is the receipt\'s output.<stream>.sha256. Linked from terminal_execute and terminal_receipt results.',
+    "The bytes a command wrote to stdout or stderr, exactly (text when the range is valid UTF-8, else base64), from byte offset (default 0) for length bytes (default and maximum: the read limit). Its SHA-256 is the receipt's output.<stream>.sha256. Linked from terminal_execute and terminal_receipt results.",
   mimeType: 'text/plain',
 });
 
@@ -42,14 +42,21 @@ export class OutputResources {
 
   async read(uri: string, principal: string | undefined): Promise<{ contents: [OutputContents] }> {
     const match = OUTPUT_URI.exec(uri);
-    if (match === null) throw new UnsupportedResourceUri(uri, 'expected terminal-output://<session_id>/<command_id>/<stdout|stderr>');
+    if (match === null)
+      throw new UnsupportedResourceUri(uri, 'expected terminal-output://<session_id>/<command_id>/<stdout|stderr>');
     const [, sessionId = '', commandId = '', stream = 'stdout', query] = match;
     const output = this.archive.find(sessionId, commandId, stream as OutputStream, principal);
     if (output === undefined) throw new ResourceNotFound(uri);
     const range = this.rangeOf(uri, query, output.keptBytes);
     const bytes = Buffer.from(await output.readBytes(range.offset, range.length));
     const text = exactText(bytes);
-    return { contents: [text === undefined ? { uri, mimeType: 'application/octet-stream', blob: bytes.toString('base64') } : { uri, mimeType: 'text/plain', text }] };
+    return {
+      contents: [
+        text === undefined
+          ? { uri, mimeType: 'application/octet-stream', blob: bytes.toString('base64') }
+          : { uri, mimeType: 'text/plain', text },
+      ],
+    };
   }
 
   private rangeOf(uri: string, query: string | undefined, keptBytes: number): { offset: number; length: number } {
@@ -62,7 +69,8 @@ export class OutputResources {
       else if (name === 'length') length = Number(value);
       else throw new UnsupportedResourceUri(uri, 'only offset and length may be given');
     }
-    if (offset > keptBytes) throw new UnsupportedResourceUri(uri, `offset is past the end of the output (${keptBytes} bytes)`);
+    if (offset > keptBytes)
+      throw new UnsupportedResourceUri(uri, `offset is past the end of the output (${keptBytes} bytes)`);
     if (length !== undefined && length > this.maxReadBytes) {
       throw new UnsupportedResourceUri(uri, `length is at most ${this.maxReadBytes} bytes per read`);
     }

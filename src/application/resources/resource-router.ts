@@ -11,7 +11,10 @@ export class ResourceRouter implements ResourceProvider {
     private readonly outputs: OutputResources,
   ) {}
 
-  list(cursor: string | undefined, pageSize: number): Promise<{ resources: ResourceDescriptor[]; nextCursor?: string }> {
+  list(
+    cursor: string | undefined,
+    pageSize: number,
+  ): Promise<{ resources: ResourceDescriptor[]; nextCursor?: string }> {
     return this.workspace.list(cursor, pageSize);
   }
 

@@ -36,7 +36,8 @@ const WORKSPACE_FILE_TEMPLATE: WorkspaceResourceTemplate = {
   uriTemplate: `${WORKSPACE_URI_PREFIX}{+path}`,
   name: 'workspace-file',
   title: 'Workspace file',
-  description: 'A UTF-8 text file inside the configured workspace, addressed by its path relative to the workspace root.',
+  description:
+    'A UTF-8 text file inside the configured workspace, addressed by its path relative to the workspace root.',
   mimeType: DEFAULT_MIME_TYPE,
 };
 
@@ -52,7 +53,10 @@ export class WorkspaceResources implements ResourceProvider {
     this.fs = fs;
   }
 
-  async list(cursor: string | undefined, pageSize: number): Promise<{ resources: WorkspaceResource[]; nextCursor?: string }> {
+  async list(
+    cursor: string | undefined,
+    pageSize: number,
+  ): Promise<{ resources: WorkspaceResource[]; nextCursor?: string }> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     const { entries, more } = await this.fs.list(after, pageSize);
     const resources = entries.map((entry) => ({

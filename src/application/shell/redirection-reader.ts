@@ -22,14 +22,16 @@ export abstract class RedirectionReader extends WordReader {
   protected tryRedirection(): Redirection | null {
     // Most words start with neither a digit nor an operator: answer them without scanning or allocating.
     const first = this.src.charCodeAt(this.pos);
-    if (!isDigit(this.src[this.pos]) && first !== 0x3c /* < */ && first !== 0x3e /* > */ && first !== 0x26 /* & */) return null;
+    if (!isDigit(this.src[this.pos]) && first !== 0x3c /* < */ && first !== 0x3e /* > */ && first !== 0x26 /* & */)
+      return null;
     let cursor = this.pos;
     while (cursor < this.src.length && isDigit(this.src[cursor])) cursor += 1;
     const hasFd = cursor > this.pos && (this.src[cursor] === '<' || this.src[cursor] === '>');
     if (!hasFd) cursor = this.pos;
     // dash (our /bin/sh) takes only one digit as a descriptor: `cat 10>&1` runs cat on the file `10`. bash reads
     // descriptor 10. Refuse what the two shells read differently rather than guess.
-    if (hasFd && cursor - this.pos > 1) throw this.syntaxError('a file descriptor of more than one digit is ambiguous between shells');
+    if (hasFd && cursor - this.pos > 1)
+      throw this.syntaxError('a file descriptor of more than one digit is ambiguous between shells');
     const operator = REDIRECT_OPERATORS.find((candidate) => this.src.startsWith(candidate, cursor));
     if (!operator || (hasFd && operator.startsWith('&'))) return null;
     if ((operator === '<' || operator === '>') && this.src[cursor + 1] === '(') {
@@ -88,7 +90,8 @@ export abstract class RedirectionReader extends WordReader {
       const pending = this.pendingHereDocuments.shift() as PendingHereDocument;
       let body = '';
       for (;;) {
-        if (this.pos >= this.src.length) throw this.syntaxError(`here-document '${pending.delimiter}' is not terminated`);
+        if (this.pos >= this.src.length)
+          throw this.syntaxError(`here-document '${pending.delimiter}' is not terminated`);
         const newline = this.src.indexOf('\n', this.pos);
         const lineEnd = newline === -1 ? this.src.length : newline;
         let line = this.src.slice(this.pos, lineEnd);

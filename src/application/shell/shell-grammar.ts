@@ -143,7 +143,8 @@ export class ShellGrammar extends RedirectionReader {
     if (opener === 'for') {
       this.skipBlanks();
       const name = this.readWord();
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.raw)) throw this.syntaxError(`'for' needs a variable name, not '${name.raw}'`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.raw))
+        throw this.syntaxError(`'for' needs a variable name, not '${name.raw}'`);
       this.skipBlanks();
       if (this.atReservedWord('in')) {
         this.pos += 2;
@@ -196,7 +197,10 @@ export class ShellGrammar extends RedirectionReader {
   private parseSimpleCommand(start: number): SimpleCommand {
     this.budget.commands += 1;
     if (this.budget.commands > MAX_COMMANDS_PER_LINE) {
-      throw new CommandTooComplex(`more than ${MAX_COMMANDS_PER_LINE} simple commands`, start, { what: 'commands', max: MAX_COMMANDS_PER_LINE });
+      throw new CommandTooComplex(`more than ${MAX_COMMANDS_PER_LINE} simple commands`, start, {
+        what: 'commands',
+        max: MAX_COMMANDS_PER_LINE,
+      });
     }
     const assignments: Word[] = [];
     const words: Word[] = [];
@@ -223,7 +227,12 @@ export class ShellGrammar extends RedirectionReader {
       else {
         // Only an unquoted reserved word is one (`'if'` is a program name); compare the raw text.
         if (words.length === 0 && RESERVED_WORDS.has(word.raw)) {
-          throw new ShellSyntaxError(`reserved word '${word.raw}' where a command name belongs`, word.start, false, word.raw);
+          throw new ShellSyntaxError(
+            `reserved word '${word.raw}' where a command name belongs`,
+            word.start,
+            false,
+            word.raw,
+          );
         }
         words.push(word);
       }

@@ -57,7 +57,11 @@ export function scanDollarQuoteEnd(src: string, from: number): number {
  * The command text of a backquoted substitution whose body starts at `from`, and its end (exclusive).
  * XCU 2.6.3: inside backquotes a backslash escapes only `$`, backquote, backslash (and `"` inside double quotes).
  */
-export function scanBacktickBody(src: string, from: number, insideDoubleQuotes: boolean): { body: string; end: number } {
+export function scanBacktickBody(
+  src: string,
+  from: number,
+  insideDoubleQuotes: boolean,
+): { body: string; end: number } {
   let cursor = from;
   let body = '';
   for (;;) {
@@ -65,7 +69,11 @@ export function scanBacktickBody(src: string, from: number, insideDoubleQuotes: 
     if (c === undefined) throw new ShellSyntaxError('backquote is not closed', from, true);
     if (c === '`') return { body, end: cursor + 1 };
     const next = src[cursor + 1];
-    if (c === '\\' && next !== undefined && (next === '$' || next === '`' || next === '\\' || (insideDoubleQuotes && next === '"'))) {
+    if (
+      c === '\\' &&
+      next !== undefined &&
+      (next === '$' || next === '`' || next === '\\' || (insideDoubleQuotes && next === '"'))
+    ) {
       body += next;
       cursor += 2;
     } else if (c === '\\' && next === '\n') {

@@ -8,10 +8,41 @@ import type { RedirectOperator } from './shell-ast.js';
 /** Characters that end an unquoted word (XCU 2.3: blanks, newline and operator starts). */
 export const WORD_BREAKS: ReadonlySet<string> = new Set([' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')']);
 /** Longest first, so `<<-` wins over `<<` and `<`. */
-export const REDIRECT_OPERATORS: readonly RedirectOperator[] = ['<<<', '<<-', '&>>', '<<', '<>', '<&', '>>', '>|', '>&', '&>', '<', '>'];
+export const REDIRECT_OPERATORS: readonly RedirectOperator[] = [
+  '<<<',
+  '<<-',
+  '&>>',
+  '<<',
+  '<>',
+  '<&',
+  '>>',
+  '>|',
+  '>&',
+  '&>',
+  '<',
+  '>',
+];
 /** Control characters other than tab and newline (NUL included) have no place in a command line. */
 export const FORBIDDEN_CONTROL = /\p{Cc}/u;
-export const SPECIAL_PARAMETERS: ReadonlySet<string> = new Set(['@', '*', '#', '?', '-', '$', '!', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+export const SPECIAL_PARAMETERS: ReadonlySet<string> = new Set([
+  '@',
+  '*',
+  '#',
+  '?',
+  '-',
+  '$',
+  '!',
+  '0',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '7',
+  '8',
+  '9',
+]);
 /** Reserved words that open a control structure, when control structures are read. */
 export const CONTROL_OPENERS: ReadonlySet<string> = new Set(['for', 'while', 'until', 'if']);
 /**
@@ -21,8 +52,28 @@ export const CONTROL_OPENERS: ReadonlySet<string> = new Set(['for', 'while', 'un
  * wherever it stands, so no line means a control structure to one shell and a program to the other.
  */
 export const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', '{', '}', '!',
-  '[[', ']]', 'function', 'select', 'time', 'coproc',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'while',
+  'until',
+  'for',
+  'in',
+  '{',
+  '}',
+  '!',
+  '[[',
+  ']]',
+  'function',
+  'select',
+  'time',
+  'coproc',
 ]);
 /** Characters after `\` that keep their backslash-escaped meaning inside double quotes (XCU 2.2.3). */
 export const DOUBLE_QUOTE_ESCAPABLE: ReadonlySet<string> = new Set(['$', '`', '"', '\\', '\n']);

@@ -1,7 +1,8 @@
 import type { Expansion, Word } from './shell-ast.js';
 
 /** One piece of a word read in order: text known now, or an expansion whose value only the shell will know. */
-export type WordPart = { readonly kind: 'literal'; readonly text: string } | { readonly kind: 'expansion'; readonly expansion: Expansion };
+export type WordPart =
+  { readonly kind: 'literal'; readonly text: string } | { readonly kind: 'expansion'; readonly expansion: Expansion };
 
 /**
  * The word as an ordered sequence of literal text and insertions (`a"$x"b$(c)d` → `a`, `$x`, `b`, `$(c)`, `d`),

@@ -19,7 +19,10 @@ export abstract class WordReader extends ShellCursor {
     const start = this.pos;
     this.budget.words += 1;
     if (this.budget.words > MAX_WORDS_PER_LINE) {
-      throw new CommandTooComplex(`more than ${MAX_WORDS_PER_LINE} words`, start, { what: 'words', max: MAX_WORDS_PER_LINE });
+      throw new CommandTooComplex(`more than ${MAX_WORDS_PER_LINE} words`, start, {
+        what: 'words',
+        max: MAX_WORDS_PER_LINE,
+      });
     }
     const expansions: Expansion[] = [];
     let value = '';
@@ -112,7 +115,13 @@ export abstract class WordReader extends ShellCursor {
     }
     const raw = this.src.slice(start, this.pos);
     // An unquoted plain word is its own value: keep one string, not two equal ones.
-    return { raw, start, end: this.pos, value: value === raw ? raw : value, expansions: expansions.length === 0 ? NONE : expansions };
+    return {
+      raw,
+      start,
+      end: this.pos,
+      value: value === raw ? raw : value,
+      expansions: expansions.length === 0 ? NONE : expansions,
+    };
   }
 
   /**

@@ -12,24 +12,33 @@ import type { TaskStore } from './task-store.js';
  */
 export function taskHandlers(store: TaskStore): ReadonlyMap<string, FeatureHandler> {
   return new Map<string, FeatureHandler>([
-    ['tasks/get', async (call) => {
-      const { taskId } = parseParams(TaskIdParamsSchema, gated(call, 'tasks/get'), 'tasks/get');
-      const task = await store.get(call.principal, taskId);
-      if (task === undefined) throw unknownTask(taskId);
-      return { body: { ...task } };
-    }],
-    ['tasks/update', async (call) => {
-      const { taskId } = parseParams(UpdateTaskParamsSchema, gated(call, 'tasks/update'), 'tasks/update');
-      // No task of ours waits for input, so responses are acknowledged and ignored (SEP-2663: unknown keys are).
-      if (!store.has(call.principal, taskId)) throw unknownTask(taskId);
-      return { body: {} };
-    }],
-    ['tasks/cancel', async (call) => {
-      const { taskId } = parseParams(TaskIdParamsSchema, gated(call, 'tasks/cancel'), 'tasks/cancel');
-      if (!store.cancel(call.principal, taskId)) throw unknownTask(taskId);
-      // An empty ack, like on a task that has already ended; the next tasks/get shows `cancelled` once it is.
-      return { body: {} };
-    }],
+    [
+      'tasks/get',
+      async (call) => {
+        const { taskId } = parseParams(TaskIdParamsSchema, gated(call, 'tasks/get'), 'tasks/get');
+        const task = await store.get(call.principal, taskId);
+        if (task === undefined) throw unknownTask(taskId);
+        return { body: { ...task } };
+      },
+    ],
+    [
+      'tasks/update',
+      async (call) => {
+        const { taskId } = parseParams(UpdateTaskParamsSchema, gated(call, 'tasks/update'), 'tasks/update');
+        // No task of ours waits for input, so responses are acknowledged and ignored (SEP-2663: unknown keys are).
+        if (!store.has(call.principal, taskId)) throw unknownTask(taskId);
+        return { body: {} };
+      },
+    ],
+    [
+      'tasks/cancel',
+      async (call) => {
+        const { taskId } = parseParams(TaskIdParamsSchema, gated(call, 'tasks/cancel'), 'tasks/cancel');
+        if (!store.cancel(call.principal, taskId)) throw unknownTask(taskId);
+        // An empty ack, like on a task that has already ended; the next tasks/get shows `cancelled` once it is.
+        return { body: {} };
+      },
+    ],
   ]);
 }
 
@@ -41,9 +50,13 @@ export function taskHandlers(store: TaskStore): ReadonlyMap<string, FeatureHandl
 function gated(call: FeatureCall, method: string): Record<string, unknown> | undefined {
   if (call.era !== 'modern') throw new McpError(ERROR_CODES.methodNotFound, 'Method not found', { method });
   if (!declaresTasks(call.params)) {
-    throw new McpError(ERROR_CODES.missingRequiredClientCapability, `${method} requires the ${TASKS_EXTENSION} extension`, {
-      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-    });
+    throw new McpError(
+      ERROR_CODES.missingRequiredClientCapability,
+      `${method} requires the ${TASKS_EXTENSION} extension`,
+      {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      },
+    );
   }
   return call.params;
 }

@@ -19,7 +19,11 @@ export class TaskOffers {
     private readonly waitSeconds: number,
   ) {}
 
-  offer(params: Record<string, unknown> | undefined, era: ProtocolEra, principal: string | undefined): CallTaskOffer | undefined {
+  offer(
+    params: Record<string, unknown> | undefined,
+    era: ProtocolEra,
+    principal: string | undefined,
+  ): CallTaskOffer | undefined {
     if (era !== 'modern' || !declaresTasks(params)) return undefined;
     const { store } = this;
     let created: TaskInfo | undefined;

@@ -18,7 +18,10 @@ export interface TaskInfo {
 }
 
 /** `tasks/get`'s `DetailedTask`: the task, with the tool result inlined once completed or the error once failed. */
-export type DetailedTask = TaskInfo & { readonly result?: Record<string, unknown>; readonly error?: { code: number; message: string } };
+export type DetailedTask = TaskInfo & {
+  readonly result?: Record<string, unknown>;
+  readonly error?: { code: number; message: string };
+};
 
 export interface TaskStoreOptions {
   /** A fresh, unguessable id: at least 128 random bits (docs/security.md). */
@@ -72,7 +75,11 @@ export class TaskStore {
     // Work must not reject; if it does anyway, the task fails as a protocol error instead of hanging in `working`.
     void work.outcome.then(
       (outcome) => this.settle(record, outcome),
-      () => this.settle(record, { status: 'failed', error: { code: ERROR_CODES.internalError, message: 'Internal error' } }),
+      () =>
+        this.settle(record, {
+          status: 'failed',
+          error: { code: ERROR_CODES.internalError, message: 'Internal error' },
+        }),
     );
     return this.info(record, undefined);
   }
@@ -82,7 +89,9 @@ export class TaskStore {
     const record = this.find(principal, taskId);
     if (record === undefined) return undefined;
     if (record.status !== 'working') return this.detailed(record);
-    const statusMessage = record.cancelRequested ? 'cancelling: the process group is being terminated' : await record.work.statusMessage();
+    const statusMessage = record.cancelRequested
+      ? 'cancelling: the process group is being terminated'
+      : await record.work.statusMessage();
     // The work may have ended while its status message was read: show the ended state, not a stale one.
     return record.status === 'working' ? this.info(record, statusMessage) : this.detailed(record);
   }
@@ -145,7 +154,10 @@ export class TaskStore {
 
   private detailed(record: TaskRecord): DetailedTask {
     const { outcome } = record;
-    const base = this.info(record, record.status === 'cancelled' ? 'cancelled by the client; the process group was terminated' : undefined);
+    const base = this.info(
+      record,
+      record.status === 'cancelled' ? 'cancelled by the client; the process group was terminated' : undefined,
+    );
     if (record.status === 'completed' && outcome?.status === 'completed') return { ...base, result: outcome.result };
     if (record.status === 'failed' && outcome?.status === 'failed') return { ...base, error: { ...outcome.error } };
     return base;

@@ -1,5 +1,10 @@
 import type { ExecutionSession, RunningCommand } from '../../domain/execution/execution-session.js';
-import { isLiveStatus, type CommandOutcome, type OutputChunk, type OutputStream } from '../../domain/execution/execution-types.js';
+import {
+  isLiveStatus,
+  type CommandOutcome,
+  type OutputChunk,
+  type OutputStream,
+} from '../../domain/execution/execution-types.js';
 import { settledWithin } from '../timing/within.js';
 import type { CommandLocator, CommandSelector } from './command-locator.js';
 import type { SecretRedactor } from './secret-redactor.js';
@@ -70,7 +75,12 @@ function hasNews(command: RunningCommand, request: ReadRequest): boolean {
 }
 
 /** Resolves on the command's next output or its end, after `seconds`, or when the call is aborted. */
-function waitForNews(session: ExecutionSession, command: RunningCommand, seconds: number, signal: AbortSignal | undefined): Promise<void> {
+function waitForNews(
+  session: ExecutionSession,
+  command: RunningCommand,
+  seconds: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);

@@ -10,7 +10,10 @@ import type { CommandSignals } from './command-signals.js';
 import type { ExecutionResult } from './execution-service.js';
 
 /** The receipt could not be had (nothing of the client's doing): SEP-2663 `failed`, with no detail to the client. */
-const INTERNAL_FAILURE: TaskOutcome = Object.freeze({ status: 'failed', error: Object.freeze({ code: ERROR_CODES.internalError, message: 'Internal error' }) });
+const INTERNAL_FAILURE: TaskOutcome = Object.freeze({
+  status: 'failed',
+  error: Object.freeze({ code: ERROR_CODES.internalError, message: 'Internal error' }),
+});
 
 /** Bytes of each stream shown in a working task's status message: enough to see where a build is. */
 const TAIL_BYTES = 512;
@@ -27,13 +30,22 @@ export interface CommandTaskDependencies {
  * its result the signed receipt (`isError` unless it succeeded: a non-zero exit is a tool error, never `failed`),
  * and cancelling it terminates its process group exactly as `terminal_cancel` does.
  */
-export function commandTask(running: Extract<ExecutionResult, { kind: 'running' }>, deps: CommandTaskDependencies): TaskWork {
+export function commandTask(
+  running: Extract<ExecutionResult, { kind: 'running' }>,
+  deps: CommandTaskDependencies,
+): TaskWork {
   const { plan, command } = running;
   const selector = { sessionId: plan.sessionId, commandId: command.id };
   return {
     async statusMessage() {
       try {
-        const sizes = await deps.reader.read({ ...selector, stdoutOffset: 0, stderrOffset: 0, maxBytes: 1, waitSeconds: 0 });
+        const sizes = await deps.reader.read({
+          ...selector,
+          stdoutOffset: 0,
+          stderrOffset: 0,
+          maxBytes: 1,
+          waitSeconds: 0,
+        });
         const tail = await deps.reader.read({
           ...selector,
           stdoutOffset: Math.max(0, sizes.stdout.capturedBytes - TAIL_BYTES),
@@ -41,7 +53,9 @@ export function commandTask(running: Extract<ExecutionResult, { kind: 'running' 
           maxBytes: TAIL_BYTES,
           waitSeconds: 0,
         });
-        const lines = [`running since ${tail.outcome.startedAt}: session_id ${tail.sessionId}, command_id ${tail.commandId}`];
+        const lines = [
+          `running since ${tail.outcome.startedAt}: session_id ${tail.sessionId}, command_id ${tail.commandId}`,
+        ];
         if (tail.stdout.text !== '') lines.push(`stdout (last ${TAIL_BYTES} bytes):`, tail.stdout.text);
         if (tail.stderr.text !== '') lines.push(`stderr (last ${TAIL_BYTES} bytes):`, tail.stderr.text);
         return lines.join('\n');

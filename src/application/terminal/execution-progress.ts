@@ -14,7 +14,12 @@ const TAIL_CHARACTERS = 200;
  * progress (it only grows) and the last lines of the output as the message, redacted like receipts. Returns the stop
  * function; the timer never keeps the process alive.
  */
-export function reportProgress(command: RunningCommand, report: ProgressReporter, redact: (text: string) => string, intervalMs = PROGRESS_INTERVAL_MS): () => void {
+export function reportProgress(
+  command: RunningCommand,
+  report: ProgressReporter,
+  redact: (text: string) => string,
+  intervalMs = PROGRESS_INTERVAL_MS,
+): () => void {
   let ticks = 0;
   let stopped = false;
   const timer = setInterval(() => {
@@ -22,7 +27,11 @@ export function reportProgress(command: RunningCommand, report: ProgressReporter
     const progress = ticks;
     void outputTail(command).then(
       (tail) => {
-        if (!stopped) report(progress * (intervalMs / 1000), tail === '' ? `running for ${progress * (intervalMs / 1000)} s, no output yet` : redact(tail));
+        if (!stopped)
+          report(
+            progress * (intervalMs / 1000),
+            tail === '' ? `running for ${progress * (intervalMs / 1000)} s, no output yet` : redact(tail),
+          );
       },
       () => undefined,
     );
@@ -49,7 +58,10 @@ async function lastBytes(command: RunningCommand, stream: OutputStream): Promise
     const from = Math.max(0, output.keptBytes - TAIL_BYTES);
     const bytes = Buffer.from(await output.readBytes(from, TAIL_BYTES));
     // The first bytes may be the end of a character cut by the offset: U+FFFD there is dropped with the first line.
-    return stripTerminalEscapes(bytes.toString('utf8')).split('\n').slice(from > 0 ? 1 : 0).join('\n');
+    return stripTerminalEscapes(bytes.toString('utf8'))
+      .split('\n')
+      .slice(from > 0 ? 1 : 0)
+      .join('\n');
   }
   const captured = command.read(stream, 0, 1).capturedBytes;
   return stripTerminalEscapes(command.read(stream, Math.max(0, captured - TAIL_BYTES), TAIL_BYTES).text);

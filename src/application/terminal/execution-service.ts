@@ -4,12 +4,7 @@ import type { PolicyEngine } from '../../domain/policy/policy-engine.js';
 import type { LaunchForm } from '../../domain/policy/policy-types.js';
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ExecutionReceipt } from '../../domain/terminal/receipt-types.js';
-import {
-  ApprovalRequired,
-  PolicyChanged,
-  PolicyDenied,
-  CwdChanged,
-} from '../../domain/terminal/terminal-errors.js';
+import { ApprovalRequired, PolicyChanged, PolicyDenied, CwdChanged } from '../../domain/terminal/terminal-errors.js';
 import type { WorkspaceFS } from '../../domain/workspace/workspace-fs.js';
 import { within } from '../timing/within.js';
 import type { ApprovalService } from './approval-service.js';
@@ -92,17 +87,27 @@ export class ExecutionService {
   async planAndExecute(request: PlanRequest, options: ExecuteOptions = {}): Promise<ExecutionResult> {
     const oneShot = request.sessionId === undefined;
     // A one-shot session ends with its command, so a one-shot call at a cap waits for room instead of failing.
-    const plan = await this.options.plans.plan({ ...request, pinNewSession: oneShot, waitForRoom: oneShot ? { signal: options.signal } : undefined });
+    const plan = await this.options.plans.plan({
+      ...request,
+      pinNewSession: oneShot,
+      waitForRoom: oneShot ? { signal: options.signal } : undefined,
+    });
     const { sessions } = this.options;
     try {
       if (plan.status === 'blocked') throw new PolicyDenied(plan.id, plan.sessionId, plan.decision.reasons);
       if (plan.requiresApproval) {
-        throw new ApprovalRequired(plan.id, plan.sessionId, plan.approval?.id, approvalNextStep(plan, this.options.approvals.channel));
+        throw new ApprovalRequired(
+          plan.id,
+          plan.sessionId,
+          plan.approval?.id,
+          approvalNextStep(plan, this.options.approvals.channel),
+        );
       }
       return await this.run(sessions.get(plan.sessionId), plan, options, { oneShot, judgedNow: true });
     } catch (error) {
       const terminal = sessions.find(plan.sessionId);
-      if (oneShot && terminal && !(error instanceof ApprovalRequired) && plan.commandId === null) this.endOneShot(terminal);
+      if (oneShot && terminal && !(error instanceof ApprovalRequired) && plan.commandId === null)
+        this.endOneShot(terminal);
       throw error;
     } finally {
       if (oneShot) sessions.unpin(plan.sessionId);
@@ -139,24 +144,46 @@ export class ExecutionService {
     );
     const receipt = this.options.recorder.track(terminal, plan, command, options.recording);
     // Registered before anyone awaits the receipt: the session has ended by the time the caller gets the receipt.
-    if (oneShot) void receipt.then(() => this.endOneShot(terminal), () => this.endOneShot(terminal));
+    if (oneShot)
+      void receipt.then(
+        () => this.endOneShot(terminal),
+        () => this.endOneShot(terminal),
+      );
     // A terminal session answers once it is open: it ends when its program does, or when it is closed.
-    return this.waitFor(plan, command, receipt, plan.terminal ? { ...options, waitSeconds: options.waitSeconds ?? 0 } : options);
+    return this.waitFor(
+      plan,
+      command,
+      receipt,
+      plan.terminal ? { ...options, waitSeconds: options.waitSeconds ?? 0 } : options,
+    );
   }
 
   /**
    * The execute-time re-check of a plan made earlier: its directory resolved again, its approval, and the policy
    * evaluated again (the file system may have changed since the plan), which must not be stricter nor launch otherwise.
    */
-  private async judgeAgain(terminal: TerminalSession, plan: TerminalPlan, nextStep: () => string): Promise<{ cwd: string; launch: LaunchForm }> {
+  private async judgeAgain(
+    terminal: TerminalSession,
+    plan: TerminalPlan,
+    nextStep: () => string,
+  ): Promise<{ cwd: string; launch: LaunchForm }> {
     const cwd = await this.currentDirectory(plan);
     // Checked again after the await; from here on nothing awaits until the command is started, so two calls cannot both pass the checks.
     plan.assertExecutable(nextStep);
     if (plan.approval) {
-      this.options.approvals.assertUsable(plan, { sessionId: terminal.id, planId: plan.id, command: plan.command, cwd });
+      this.options.approvals.assertUsable(plan, {
+        sessionId: terminal.id,
+        planId: plan.id,
+        command: plan.command,
+        cwd,
+      });
     }
     const decision = this.options.plans.decide(plan.command, cwd, plan.terminal);
-    if (isStricter(decision.verdict, plan.decision.verdict) || !decision.launch || !sameLaunch(decision.launch, plan.decision.launch)) {
+    if (
+      isStricter(decision.verdict, plan.decision.verdict) ||
+      !decision.launch ||
+      !sameLaunch(decision.launch, plan.decision.launch)
+    ) {
       throw new PolicyChanged(plan.id, plan.decision.verdict, decision.verdict, decision.reasons);
     }
     return { cwd, launch: decision.launch };

@@ -50,7 +50,14 @@ export class OutputArchive {
   ): void {
     const bytes = kept.stdout.keptBytes + kept.stderr.keptBytes;
     this.discard(commandId);
-    this.entries.set(commandId, { sessionId, outputs, kept, owner, bytes, expiresAtMs: this.options.now() + this.options.retentionMs });
+    this.entries.set(commandId, {
+      sessionId,
+      outputs,
+      kept,
+      owner,
+      bytes,
+      expiresAtMs: this.options.now() + this.options.retentionMs,
+    });
     this.keptBytes += bytes;
     this.sweep();
   }
@@ -59,7 +66,12 @@ export class OutputArchive {
    * The kept output of one stream as its receipt describes it (reads end at the receipt's `kept_bytes`, even if a
    * background process wrote on), or undefined: unknown, expired, discarded, or another principal's.
    */
-  find(sessionId: string, commandId: string, stream: OutputStream, principal: string | undefined): CapturedOutput | undefined {
+  find(
+    sessionId: string,
+    commandId: string,
+    stream: OutputStream,
+    principal: string | undefined,
+  ): CapturedOutput | undefined {
     this.sweep();
     const entry = this.entries.get(commandId);
     if (entry === undefined || entry.sessionId !== sessionId || entry.owner !== principal) return undefined;

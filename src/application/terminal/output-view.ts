@@ -41,7 +41,10 @@ export async function viewOutput(
   const stdout = snapshot(outputs.stdout);
   const stderr = snapshot(outputs.stderr);
   // Each stream cut to the whole budget first; then the budget is shared by what each one's cut costs.
-  const [stdoutFull, stderrFull] = await Promise.all([cutToBytes(stdout, budget.maxBytes), cutToBytes(stderr, budget.maxBytes)]);
+  const [stdoutFull, stderrFull] = await Promise.all([
+    cutToBytes(stdout, budget.maxBytes),
+    cutToBytes(stderr, budget.maxBytes),
+  ]);
   const [stdoutBytes, stderrBytes] = share(costOf(stdoutFull), costOf(stderrFull), budget.maxBytes);
   const stdoutCut = shrink(stdoutFull, stdoutBytes);
   const stderrCut = shrink(stderrFull, stderrBytes);
@@ -87,10 +90,21 @@ async function cutToBytes(output: CapturedOutput, maxBytes: number): Promise<Cut
   if (kept <= maxBytes) {
     const all = Buffer.from(await output.readBytes(0, kept));
     if (jsonCost(all) <= maxBytes) return { head: all, tail: Buffer.alloc(0), whole: true };
-    return { head: alignHead(prefixWithin(all, headBudget)), tail: alignTail(suffixWithin(all, tailBudget)), whole: false };
+    return {
+      head: alignHead(prefixWithin(all, headBudget)),
+      tail: alignTail(suffixWithin(all, tailBudget)),
+      whole: false,
+    };
   }
-  const [head, tail] = await Promise.all([output.readBytes(0, headBudget), output.readBytes(kept - tailBudget, tailBudget)]);
-  return { head: alignHead(prefixWithin(Buffer.from(head), headBudget)), tail: alignTail(suffixWithin(Buffer.from(tail), tailBudget)), whole: false };
+  const [head, tail] = await Promise.all([
+    output.readBytes(0, headBudget),
+    output.readBytes(kept - tailBudget, tailBudget),
+  ]);
+  return {
+    head: alignHead(prefixWithin(Buffer.from(head), headBudget)),
+    tail: alignTail(suffixWithin(Buffer.from(tail), tailBudget)),
+    whole: false,
+  };
 }
 
 function costOf(cut: Cut): number {
@@ -114,7 +128,16 @@ function shrink(cut: Cut, maxBytes: number): Cut {
  * control character in six (`\u001b`), anything else is itself (JSON keeps UTF-8 as it is).
  */
 function byteCost(byte: number): number {
-  if (byte === 0x22 || byte === 0x5c || byte === 0x08 || byte === 0x09 || byte === 0x0a || byte === 0x0c || byte === 0x0d) return 2;
+  if (
+    byte === 0x22 ||
+    byte === 0x5c ||
+    byte === 0x08 ||
+    byte === 0x09 ||
+    byte === 0x0a ||
+    byte === 0x0c ||
+    byte === 0x0d
+  )
+    return 2;
   return byte < 0x20 ? 6 : 1;
 }
 
@@ -223,7 +246,8 @@ function lastLines(bytes: Buffer, count: number): Buffer {
 function render(output: CapturedOutput, cut: Cut, stripAnsi: boolean): StreamView {
   const shown = cut.head.length + cut.tail.length;
   const omittedBytes = output.totalBytes - shown;
-  const clean = (bytes: Buffer): string => (stripAnsi ? stripTerminalEscapes(bytes.toString('utf8')) : bytes.toString('utf8'));
+  const clean = (bytes: Buffer): string =>
+    stripAnsi ? stripTerminalEscapes(bytes.toString('utf8')) : bytes.toString('utf8');
   let text = clean(cut.head);
   if (omittedBytes > 0) {
     text += `${text === '' || text.endsWith('\n') ? '' : '\n'}[... ${omittedBytes} bytes omitted ...]\n${clean(cut.tail)}`;

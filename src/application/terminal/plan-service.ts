@@ -60,7 +60,10 @@ export class PlanService {
     let cwd = await workspace.resolveDirectory(request.cwd ?? existing?.cwd);
     let terminal = existing;
     if (!terminal && request.waitForRoom) {
-      const opened = await sessions.createWhenRoom(workspace.root, request.owner, { pinned: request.pinNewSession, signal: request.waitForRoom.signal });
+      const opened = await sessions.createWhenRoom(workspace.root, request.owner, {
+        pinned: request.pinNewSession,
+        signal: request.waitForRoom.signal,
+      });
       terminal = opened.terminal;
       // After a wait the directory may have changed: it is resolved again, so the plan is judged on what is there now.
       if (opened.waited) cwd = await this.resolveAgain(terminal, request.cwd);
@@ -86,16 +89,30 @@ export class PlanService {
   async retry(sessionId: string, planId: string): Promise<TerminalPlan> {
     const { plan: previous } = this.options.sessions.plan(sessionId, planId);
     previous.assertRetryable();
-    return this.plan({ sessionId, command: previous.command, cwd: previous.cwd, timeoutSeconds: previous.limits.timeoutSeconds, terminal: previous.terminal });
+    return this.plan({
+      sessionId,
+      command: previous.command,
+      cwd: previous.cwd,
+      timeoutSeconds: previous.limits.timeoutSeconds,
+      terminal: previous.terminal,
+    });
   }
 
   /** The policy's decision on a plan's line: a terminal session is judged as one. */
   decide(command: string, cwd: string, terminal: TerminalSize | undefined): PolicyDecision {
     const { settings, policy } = this.options;
-    return terminal ? judgeTerminalSession(command, settings.mode, settings.confinement) : policy.evaluate({ command, cwd });
+    return terminal
+      ? judgeTerminalSession(command, settings.mode, settings.confinement)
+      : policy.evaluate({ command, cwd });
   }
 
-  private judge(sessionId: string, command: string, cwd: string, timeoutSeconds: number, terminal?: TerminalSize): TerminalPlan {
+  private judge(
+    sessionId: string,
+    command: string,
+    cwd: string,
+    timeoutSeconds: number,
+    terminal?: TerminalSize,
+  ): TerminalPlan {
     const { settings, approvals, now, newPlanId } = this.options;
     const id = newPlanId();
     const decision = this.decide(command, cwd, terminal);

@@ -55,7 +55,11 @@ function confinementView(confinement: ConfinementSummary): z.infer<typeof confin
   };
 }
 
-function planNextStep(plan: TerminalPlan, channel: ApprovalChannel, readiness: ConfinementReadiness | undefined): string {
+function planNextStep(
+  plan: TerminalPlan,
+  channel: ApprovalChannel,
+  readiness: ConfinementReadiness | undefined,
+): string {
   // An allowed plan is only worth executing where commands can be confined: otherwise say so, not "call terminal_execute".
   if ((plan.status === 'planned' || plan.status === 'approved') && readiness !== undefined && !readiness.ready) {
     return `The command sandbox is unavailable here (${readiness.reason}), so terminal_execute would refuse this plan with sandbox_unavailable. Tell the user: ${readiness.fix}`;

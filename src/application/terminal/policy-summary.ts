@@ -2,7 +2,6 @@ import { commandArgv } from '../../domain/execution/trusted-launch.js';
 import type { LaunchForm, PolicyDecision, PolicyVerdict } from '../../domain/policy/policy-types.js';
 import type { PolicySummary } from '../../domain/terminal/receipt-types.js';
 
-
 /** Seed `PolicyDecision.to_dict()` plus `verdict` and `matched_rule`. */
 export function summarizePolicy(decision: PolicyDecision): PolicySummary {
   return {

@@ -4,7 +4,12 @@ import type { TerminalTranscript } from '../../domain/execution/interactive-term
 import type { TerminalPlan } from '../../domain/terminal/terminal-plan.js';
 import type { ReceiptAuditLog } from '../../domain/terminal/receipt-audit-log.js';
 import type { ReceiptSigner } from '../../domain/terminal/receipt-signer.js';
-import type { ExecutionReceipt, OutputDigest, ReceiptStatus, UnsignedReceipt } from '../../domain/terminal/receipt-types.js';
+import type {
+  ExecutionReceipt,
+  OutputDigest,
+  ReceiptStatus,
+  UnsignedReceipt,
+} from '../../domain/terminal/receipt-types.js';
 import type { Logger } from '../logging/logger.js';
 import type { OutputArchive } from './output-archive.js';
 import { viewOutput, type OutputBudget, type StreamView } from './output-view.js';
@@ -46,7 +51,12 @@ export class ReceiptRecorder {
   }
 
   /** Resolves with the receipt once the command has finished (and its terminal session has recorded it). */
-  track(terminal: TerminalSession, plan: TerminalPlan, command: RunningCommand, recording: RecordingOptions = {}): Promise<ExecutionReceipt> {
+  track(
+    terminal: TerminalSession,
+    plan: TerminalPlan,
+    command: RunningCommand,
+    recording: RecordingOptions = {},
+  ): Promise<ExecutionReceipt> {
     const receipt = command.finished().then(async (outcome) => {
       const fields = this.fieldsOf(plan, command, outcome);
       const views = await this.views(command, recording, fields);
@@ -60,7 +70,11 @@ export class ReceiptRecorder {
    * Head and tail of the whole output within the budget (issue 24), and the output archived for reading by range.
    * Without a budget, or when the kept output cannot be read, the receipt shows the capped capture as before.
    */
-  private async views(command: RunningCommand, recording: RecordingOptions, fields: ReceiptFields): Promise<Record<'stdout' | 'stderr', StreamView> | undefined> {
+  private async views(
+    command: RunningCommand,
+    recording: RecordingOptions,
+    fields: ReceiptFields,
+  ): Promise<Record<'stdout' | 'stderr', StreamView> | undefined> {
     const stdout = command.capturedOutput?.('stdout');
     const stderr = command.capturedOutput?.('stderr');
     const defaults = this.options.outputBudget;
@@ -103,7 +117,9 @@ export class ReceiptRecorder {
       exit_code: outcome.exitCode,
       signal: outcome.signal === null ? null : this.options.signalNumber(outcome.signal),
       ...(plan.confinement ? { confinement: plan.confinement } : {}),
-      ...(outcome.runOnOpenChanges ? { run_on_open_changes: outcome.runOnOpenChanges.map((change) => redactor.redact(change)) } : {}),
+      ...(outcome.runOnOpenChanges
+        ? { run_on_open_changes: outcome.runOnOpenChanges.map((change) => redactor.redact(change)) }
+        : {}),
       ...(command.terminal ? { terminal: terminalFacts(command.terminal.transcript(), redactor) } : {}),
     };
   }
@@ -124,7 +140,8 @@ export class ReceiptRecorder {
       ...seedFields,
       stdout: redactor.redact(views?.stdout.text ?? command.read('stdout', 0, plan.limits.maxOutputBytes).text),
       stderr: redactor.redact(views?.stderr.text ?? command.read('stderr', 0, plan.limits.maxOutputBytes).text),
-      output_truncated: outcome.truncated || (views !== undefined && (views.stdout.omittedBytes > 0 || views.stderr.omittedBytes > 0)),
+      output_truncated:
+        outcome.truncated || (views !== undefined && (views.stdout.omittedBytes > 0 || views.stderr.omittedBytes > 0)),
       ...(confinement ? { confinement } : {}),
       ...(runOnOpenChanges ? { run_on_open_changes: runOnOpenChanges } : {}),
       ...(views ? { output: { stdout: digestOf(views.stdout), stderr: digestOf(views.stderr) } } : {}),
@@ -134,8 +151,14 @@ export class ReceiptRecorder {
     const stdout = command.capturedOutput?.('stdout');
     const stderr = command.capturedOutput?.('stderr');
     if (views && archive && stdout && stderr) {
-      const kept = (view: StreamView): { keptBytes: number; sha256: string } => ({ keptBytes: view.keptBytes, sha256: view.sha256 });
-      archive.keep(plan.sessionId, command.id, { stdout, stderr }, owner, { stdout: kept(views.stdout), stderr: kept(views.stderr) });
+      const kept = (view: StreamView): { keptBytes: number; sha256: string } => ({
+        keptBytes: view.keptBytes,
+        sha256: view.sha256,
+      });
+      archive.keep(plan.sessionId, command.id, { stdout, stderr }, owner, {
+        stdout: kept(views.stdout),
+        stderr: kept(views.stderr),
+      });
     } else {
       command.discardOutput?.();
     }
@@ -159,24 +182,44 @@ type ReceiptFields = Omit<UnsignedReceipt, 'stdout' | 'stderr' | 'output_truncat
 /** Output shown whatever the other fields take (a very long command line). */
 const MIN_OUTPUT_BYTES = 512;
 /** The largest digest of one stream, and room for the two `[... N bytes omitted ...]` markers. */
-const DIGEST_ALLOWANCE: OutputDigest = { total_bytes: Number.MAX_SAFE_INTEGER, kept_bytes: Number.MAX_SAFE_INTEGER, sha256: '0'.repeat(64), omitted_bytes: Number.MAX_SAFE_INTEGER };
+const DIGEST_ALLOWANCE: OutputDigest = {
+  total_bytes: Number.MAX_SAFE_INTEGER,
+  kept_bytes: Number.MAX_SAFE_INTEGER,
+  sha256: '0'.repeat(64),
+  omitted_bytes: Number.MAX_SAFE_INTEGER,
+};
 const MARKERS_ALLOWANCE = 2 * '\\n[... 9007199254740991 bytes omitted ...]\\n'.length;
 
 /** Bytes of the receipt's JSON other than the output text: its fields, empty output, digests, signature. */
 function overheadOf(fields: ReceiptFields): number {
-  const empty = { ...fields, stdout: '', stderr: '', output_truncated: false, output: { stdout: DIGEST_ALLOWANCE, stderr: DIGEST_ALLOWANCE }, signature: '0'.repeat(64) };
+  const empty = {
+    ...fields,
+    stdout: '',
+    stderr: '',
+    output_truncated: false,
+    output: { stdout: DIGEST_ALLOWANCE, stderr: DIGEST_ALLOWANCE },
+    signature: '0'.repeat(64),
+  };
   return Buffer.byteLength(JSON.stringify(empty)) + MARKERS_ALLOWANCE;
 }
 
 function digestOf(view: StreamView): OutputDigest {
-  return { total_bytes: view.totalBytes, kept_bytes: view.keptBytes, sha256: view.sha256, omitted_bytes: view.omittedBytes };
+  return {
+    total_bytes: view.totalBytes,
+    kept_bytes: view.keptBytes,
+    sha256: view.sha256,
+    omitted_bytes: view.omittedBytes,
+  };
 }
 
 function definedOnly<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-function terminalFacts(transcript: TerminalTranscript, redactor: SecretRedactor): NonNullable<ExecutionReceipt['terminal']> {
+function terminalFacts(
+  transcript: TerminalTranscript,
+  redactor: SecretRedactor,
+): NonNullable<ExecutionReceipt['terminal']> {
   const { cols, rows, input, outputSha256, outputBytes } = transcript;
   return { cols, rows, input: redactor.redact(input), output_sha256: outputSha256, output_bytes: outputBytes };
 }

@@ -12,7 +12,9 @@ export class SecretRedactor {
   private readonly literals: readonly string[];
 
   constructor(secrets: ReadonlyArray<string | undefined>) {
-    const usable = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= MIN_LITERAL_LENGTH);
+    const usable = secrets.filter(
+      (secret): secret is string => secret !== undefined && secret.length >= MIN_LITERAL_LENGTH,
+    );
     // Longest first, so a secret containing another is removed whole.
     this.literals = [...new Set(usable)].sort((a, b) => b.length - a.length);
   }

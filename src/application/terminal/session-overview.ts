@@ -64,7 +64,9 @@ export class SessionOverview {
     const page = owned.slice(0, this.options.pageSize);
     const last = page.at(-1);
     const sessions = page.map((entry) => this.summarize(entry.terminal));
-    return owned.length > page.length && last ? { sessions, nextCursor: encodeCursor(String(last.ordinal)) } : { sessions };
+    return owned.length > page.length && last
+      ? { sessions, nextCursor: encodeCursor(String(last.ordinal)) }
+      : { sessions };
   }
 
   /** Kills the session's commands and forgets it, its plans and its receipts. */

@@ -11,7 +11,9 @@ export function nonEmptyString(description: string): z.ZodString {
 
 export const sessionIdField = nonEmptyString('Execution session id returned by terminal_plan.');
 export const planIdField = nonEmptyString('Plan id returned by terminal_plan or terminal_retry.');
-export const commandIdField = nonEmptyString('Command id returned by terminal_execute; default: the latest command of the session.');
+export const commandIdField = nonEmptyString(
+  'Command id returned by terminal_execute; default: the latest command of the session.',
+);
 
 /** Seconds a call may wait, bounded by the configured maximum command timeout. */
 export function waitSecondsField(maxSeconds: number, description: string): z.ZodOptional<z.ZodNumber> {

@@ -23,22 +23,36 @@ export const policySummarySchema = z.object({
 /** Ours: the OS confinement a command runs in (plan previews, receipts). */
 export const confinementSchema = z.union([
   z.object({ sandbox: z.literal('off') }).strict(),
-  z.object({
-    sandbox: z.literal('bubblewrap'),
-    writable_roots: z.array(z.string()),
-    // 'on' (the host network, unfiltered) only in receipts made before the filtering proxy; still valid to read.
-    network: z.enum(['off', 'filtered', 'on']),
-    allowed_domains: z.array(z.string()).optional(),
-    limits: z.object({
-      memory_bytes: z.number().int(),
-      processes: z.number().int(),
-      file_size_bytes: z.number().int(),
-      cpu_seconds: z.number().int(),
-    }).strict(),
-  }).strict(),
+  z
+    .object({
+      sandbox: z.literal('bubblewrap'),
+      writable_roots: z.array(z.string()),
+      // 'on' (the host network, unfiltered) only in receipts made before the filtering proxy; still valid to read.
+      network: z.enum(['off', 'filtered', 'on']),
+      allowed_domains: z.array(z.string()).optional(),
+      limits: z
+        .object({
+          memory_bytes: z.number().int(),
+          processes: z.number().int(),
+          file_size_bytes: z.number().int(),
+          cpu_seconds: z.number().int(),
+        })
+        .strict(),
+    })
+    .strict(),
 ]);
 
-export const planStatusSchema = z.enum(['planned', 'blocked', 'approved', 'running', 'paused', 'succeeded', 'failed', 'cancelled', 'timed_out']);
+export const planStatusSchema = z.enum([
+  'planned',
+  'blocked',
+  'approved',
+  'running',
+  'paused',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'timed_out',
+]);
 
 export const planSchema = z.object({
   schema_version: z.literal('1.0'),
@@ -91,7 +105,9 @@ const uuid = z
   .meta({ format: 'uuid' });
 const timestamp = z
   .string()
-  .refine((value) => RFC3339_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)), { message: 'must be an RFC 3339 date-time with a zone' })
+  .refine((value) => RFC3339_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)), {
+    message: 'must be an RFC 3339 date-time with a zone',
+  })
   .meta({ format: 'date-time' });
 
 const byteCount = z.number().int().min(0);
@@ -146,7 +162,9 @@ export const receiptSchema = z
       .object({ stdout: outputDigestSchema, stderr: outputDigestSchema })
       .strict()
       .optional()
-      .describe('Per stream: bytes written, bytes kept (readable as the terminal-output resource), the SHA-256 of the kept bytes, and the bytes stdout/stderr leave out between their head and tail.'),
+      .describe(
+        'Per stream: bytes written, bytes kept (readable as the terminal-output resource), the SHA-256 of the kept bytes, and the bytes stdout/stderr leave out between their head and tail.',
+      ),
     // ours (issue 24): a terminal session's size, what was typed at it (redacted) and the digest of all its output.
     terminal: z
       .object({
@@ -158,7 +176,9 @@ export const receiptSchema = z
       })
       .strict()
       .optional()
-      .describe('A terminal session: its final size, what was sent to it (redacted), and the SHA-256 and size of everything it printed (stdout holds the transcript up to the output cap).'),
+      .describe(
+        'A terminal session: its final size, what was sent to it (redacted), and the SHA-256 and size of everything it printed (stdout holds the transcript up to the output cap).',
+      ),
     signature: sha256Hex,
   })
   .strict();
@@ -179,7 +199,9 @@ export const runningExecutionSchema = z.object({
  * A choice of object shapes. MCP clients of the 2025-11-25 era require an object root (`type: "object"`), which a
  * plain union (`anyOf`) lacks, so the root type is stated explicitly.
  */
-export function objectUnion<const Options extends readonly [z.ZodObject, z.ZodObject, ...z.ZodObject[]]>(options: Options): z.ZodUnion<Options> {
+export function objectUnion<const Options extends readonly [z.ZodObject, z.ZodObject, ...z.ZodObject[]]>(
+  options: Options,
+): z.ZodUnion<Options> {
   return z.union(options).meta({ type: 'object' });
 }
 

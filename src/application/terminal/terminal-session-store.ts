@@ -132,9 +132,14 @@ export class TerminalSessionStore {
     }
     options.signal?.throwIfAborted();
     if (this.queue.isFull(owner)) {
-      throw new SessionLimitReached(this.maxPerOwner, 'queue', Math.min(this.queue.maxWaiting, this.queue.maxWaitingPerOwner));
+      throw new SessionLimitReached(
+        this.maxPerOwner,
+        'queue',
+        Math.min(this.queue.maxWaiting, this.queue.maxWaitingPerOwner),
+      );
     }
-    const place = (): TerminalSession | undefined => (this.makeRoomFor(owner) === undefined ? this.add(cwd, owner, pinned) : undefined);
+    const place = (): TerminalSession | undefined =>
+      this.makeRoomFor(owner) === undefined ? this.add(cwd, owner, pinned) : undefined;
     return { terminal: await this.queue.wait(owner, place, options.signal), waited: true };
   }
 
@@ -244,7 +249,9 @@ export class TerminalSessionStore {
     this.queue.rejectAll(new SessionLimitReached(this.options.maxSessions, 'server'));
     // The server is going: closes look their process groups up at once instead of waiting for them to empty.
     for (const terminal of this.closing.values()) void terminal.close(this.now(), 'closed', { promptly: true });
-    await Promise.all([...this.sessions.values()].map((entry) => this.remove(entry.terminal, undefined, { promptly: true })));
+    await Promise.all(
+      [...this.sessions.values()].map((entry) => this.remove(entry.terminal, undefined, { promptly: true })),
+    );
     await Promise.all(this.closing.keys());
   }
 
@@ -349,7 +356,11 @@ export class TerminalSessionStore {
    * Forgets the session at once (so it can no longer be found), remembers why it ended when it ended on its own,
    * and closes it, tracking the close for `closeAll`.
    */
-  private remove(terminal: TerminalSession, reason?: SessionEndReason, options: { promptly?: boolean } = {}): Promise<void> {
+  private remove(
+    terminal: TerminalSession,
+    reason?: SessionEndReason,
+    options: { promptly?: boolean } = {},
+  ): Promise<void> {
     this.sessions.delete(terminal.id);
     this.queue.serveSoon();
     if (reason !== undefined) this.remember(terminal.id, reason);

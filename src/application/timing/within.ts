@@ -16,5 +16,11 @@ export async function within<T>(promise: Promise<T>, ms: number): Promise<T | un
 
 /** Waits for the promise to settle, fulfilled or rejected, at most `ms`; never throws. */
 export async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  await within(promise.then(() => undefined, () => undefined), ms);
+  await within(
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    ms,
+  );
 }

@@ -3,7 +3,13 @@ import { DomainError } from '../../domain/errors.js';
 import type { ToolCallObserver } from './tool-call-log.js';
 import type { ResourceLink, ToolCallContext, ToolDefinition, ToolOutcome } from './tool-definition.js';
 import { UnknownTool } from './tool-errors.js';
-import { declaredOutputSchema, invalidArgumentsRefusal, refusalOf, refusalText, type ToolRefusal } from './tool-refusal.js';
+import {
+  declaredOutputSchema,
+  invalidArgumentsRefusal,
+  refusalOf,
+  refusalText,
+  type ToolRefusal,
+} from './tool-refusal.js';
 
 /** The wire form of a tool (2026-07-28 server/tools `Tool`). */
 export interface ToolDescriptor {
@@ -64,11 +70,22 @@ export class ToolCatalog {
   }
 
   /** Runs a tool. Unknown tools throw `UnknownTool`; everything the tool itself reports comes back as a result. */
-  async call(name: string, rawArguments: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult> {
+  async call(
+    name: string,
+    rawArguments: Record<string, unknown> | undefined,
+    context: ToolCallContext,
+  ): Promise<CallToolResult> {
     if (this.observer === undefined) return this.run(name, rawArguments, context);
     const started = this.now();
     const observe = (structured: Record<string, unknown> | undefined, isError: boolean, thrownCode?: string): void =>
-      this.observer?.toolCalled({ tool: name, arguments: rawArguments, structured, isError, durationMs: this.now() - started, thrownCode });
+      this.observer?.toolCalled({
+        tool: name,
+        arguments: rawArguments,
+        structured,
+        isError,
+        durationMs: this.now() - started,
+        thrownCode,
+      });
     try {
       const result = await this.run(name, rawArguments, context);
       observe(result.structuredContent, result.isError);
@@ -79,7 +96,11 @@ export class ToolCatalog {
     }
   }
 
-  private async run(name: string, rawArguments: Record<string, unknown> | undefined, context: ToolCallContext): Promise<CallToolResult> {
+  private async run(
+    name: string,
+    rawArguments: Record<string, unknown> | undefined,
+    context: ToolCallContext,
+  ): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) throw new UnknownTool(name);
     // 2025-11-25 (SEP-1303): input validation failures are tool execution errors, so the model can correct itself.
@@ -99,7 +120,9 @@ export class ToolCatalog {
  * the whole result (sdk 1.12, for one). Revisions compare as dates; an unknown revision gets no links.
  */
 function carriesLinks(protocolVersion: string | undefined): boolean {
-  return protocolVersion !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(protocolVersion) && protocolVersion >= '2025-06-18';
+  return (
+    protocolVersion !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(protocolVersion) && protocolVersion >= '2025-06-18'
+  );
 }
 
 /**
@@ -141,7 +164,14 @@ function compactInputSchema(schema: Record<string, unknown>): Record<string, unk
   const compact = Object.fromEntries(
     Object.entries(properties).map(([key, property]) => {
       const { maximum, minimum, ...others } = property;
-      return [key, { ...others, ...(maximum === Number.MAX_SAFE_INTEGER ? {} : maximum === undefined ? {} : { maximum }), ...(minimum === Number.MIN_SAFE_INTEGER ? {} : minimum === undefined ? {} : { minimum }) }];
+      return [
+        key,
+        {
+          ...others,
+          ...(maximum === Number.MAX_SAFE_INTEGER ? {} : maximum === undefined ? {} : { maximum }),
+          ...(minimum === Number.MIN_SAFE_INTEGER ? {} : minimum === undefined ? {} : { minimum }),
+        },
+      ];
     }),
   );
   return { ...rest, properties: compact };
@@ -153,7 +183,10 @@ function compactInputSchema(schema: Record<string, unknown>): Record<string, unk
  * clients, among others) refuse to compile a schema naming the 2020-12 meta-schema, then skip the check and warn.
  */
 function outputJsonSchema(output: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(declaredOutputSchema(output), { io: 'output' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(declaredOutputSchema(output), { io: 'output' }) as Record<
+    string,
+    unknown
+  >;
   return schema;
 }
 
@@ -161,7 +194,12 @@ function outputJsonSchema(output: z.ZodType): Record<string, unknown> {
  * The result of every refused tool call: `isError: true`, structured content `{ code, message, next_step, details }`
  * (valid for every declared output schema), and a text block naming the code, message and next step.
  */
-export function toolErrorResult(code: string, message: string, nextStep: string | undefined, details: Record<string, unknown>): CallToolResult {
+export function toolErrorResult(
+  code: string,
+  message: string,
+  nextStep: string | undefined,
+  details: Record<string, unknown>,
+): CallToolResult {
   return refusalResult({ code, message, next_step: nextStep ?? null, details });
 }
 

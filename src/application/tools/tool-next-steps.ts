@@ -18,13 +18,15 @@ const WAIT_OR_CANCEL = 'Wait for it to finish (terminal_read), or cancel it with
 const SESSION_LIMIT: Readonly<Record<string, string>> = Object.freeze({
   principal:
     'Every one of your sessions is running a command: wait for one to finish (terminal_read), or cancel one with terminal_cancel, then retry; or plan in an existing session_id.',
-  server: 'Every session of the server is running a command: wait for one to finish, or cancel one of yours with terminal_cancel, then retry.',
+  server:
+    'Every session of the server is running a command: wait for one to finish, or cancel one of yours with terminal_cancel, then retry.',
 });
 
 export const TOOL_NEXT_STEPS: Readonly<Partial<Record<DomainErrorCode, ToolNextStep>>> = Object.freeze({
   plan_not_found: () => 'Use a plan_id returned by terminal_plan for this session_id.',
   invalid_plan_transition: ({ status }) => {
-    if (status === 'approved') return 'The plan is already approved: call terminal_execute with its session_id and plan_id.';
+    if (status === 'approved')
+      return 'The plan is already approved: call terminal_execute with its session_id and plan_id.';
     if (typeof status === 'string' && isLiveStatus(status)) {
       return 'The plan is executing: poll terminal_read for its output, or terminal_cancel to stop it.';
     }
@@ -35,7 +37,8 @@ export const TOOL_NEXT_STEPS: Readonly<Partial<Record<DomainErrorCode, ToolNextS
   cwd_changed: () => 'Call terminal_plan again for the directory as it is now.',
   operator_approval_required: ({ approvalId }) =>
     `Ask the user to have an operator approve approval_id ${String(approvalId)} in the term-mcp web UI (operator approvals route), then call terminal_execute.`,
-  approval_expired: () => 'Call terminal_retry to create a fresh plan (with a new approval_id), and have it approved again.',
+  approval_expired: () =>
+    'Call terminal_retry to create a fresh plan (with a new approval_id), and have it approved again.',
   no_command: () => 'Execute a plan with terminal_execute first.',
   plan_not_started: () => 'Call terminal_execute for this plan first.',
   session_expired: () => NEW_SESSION,

@@ -42,7 +42,12 @@ export function refusalText(refusal: ToolRefusal): string {
  * tool, tool-next-steps.ts) and its details. Nothing is decided from the message.
  */
 export function refusalOf(error: DomainError): ToolRefusal {
-  return { code: error.code, message: error.message, next_step: toolNextStepOf(error) ?? null, details: { ...error.details } };
+  return {
+    code: error.code,
+    message: error.message,
+    next_step: toolNextStepOf(error) ?? null,
+    details: { ...error.details },
+  };
 }
 
 /** What a model does about arguments that fail the tool's inputSchema. */
@@ -52,5 +57,10 @@ export const INVALID_ARGUMENTS_NEXT_STEP = 'Fix the arguments to match the tool 
 export function invalidArgumentsRefusal(error: z.ZodError): ToolRefusal {
   const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
-  return { code: 'invalid_arguments', message: `Invalid tool arguments: ${summary}`, next_step: INVALID_ARGUMENTS_NEXT_STEP, details: { issues } };
+  return {
+    code: 'invalid_arguments',
+    message: `Invalid tool arguments: ${summary}`,
+    next_step: INVALID_ARGUMENTS_NEXT_STEP,
+    details: { issues },
+  };
 }

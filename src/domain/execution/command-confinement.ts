@@ -57,8 +57,7 @@ export interface ConfinedLaunch {
 
 /** Whether commands can be confined here; when not, why and how to fix it. */
 export type ConfinementReadiness =
-  | { readonly ready: true }
-  | { readonly ready: false; readonly reason: string; readonly fix: string };
+  { readonly ready: true } | { readonly ready: false; readonly reason: string; readonly fix: string };
 
 /**
  * Port: turns each command launch into a confined one, one confinement per command, so that what a program does once

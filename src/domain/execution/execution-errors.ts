@@ -54,7 +54,8 @@ export class SessionEvicted extends DomainError {
 const SESSION_LIMIT_NEXT_STEP = {
   principal:
     'Every one of your sessions is running a command: wait for one to finish, or cancel one, then retry; or plan in an existing session_id.',
-  server: 'Every session of the server is running a command: wait for one to finish, or cancel one of yours, then retry.',
+  server:
+    'Every session of the server is running a command: wait for one to finish, or cancel one of yours, then retry.',
   queue: 'Too many of your calls are already waiting for a session: wait for some of them to answer, then retry.',
 } as const;
 
@@ -143,7 +144,11 @@ export class OutputRangeInvalid extends DomainError {
 export class SandboxSetupFailed extends DomainError {
   readonly code = 'sandbox_setup_failed';
   constructor(commandId: string, launcherMessage: string) {
-    super(`the sandbox could not be set up for this command, which did not run: ${launcherMessage}`, { commandId, launcherMessage }, SETUP_FAILED_NEXT_STEP);
+    super(
+      `the sandbox could not be set up for this command, which did not run: ${launcherMessage}`,
+      { commandId, launcherMessage },
+      SETUP_FAILED_NEXT_STEP,
+    );
   }
 }
 

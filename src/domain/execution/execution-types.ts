@@ -57,6 +57,13 @@ export type ExecutionEvent =
   | { type: 'output'; sessionId: string; commandId: string; stream: OutputStream; text: string; at: string }
   | { type: 'command_paused' | 'command_resumed'; sessionId: string; commandId: string; at: string }
   | { type: 'command_finished'; sessionId: string; commandId: string; outcome: CommandOutcome; at: string }
-  | { type: 'policy_decision'; sessionId: string; command: string; verdict: string; reasons: readonly string[]; at: string }
+  | {
+      type: 'policy_decision';
+      sessionId: string;
+      command: string;
+      verdict: string;
+      reasons: readonly string[];
+      at: string;
+    }
   | { type: 'plan' | 'approved'; sessionId: string; planId: string; at: string }
   | { type: 'session_closed'; sessionId: string; at: string };

@@ -61,10 +61,15 @@ function canonicalHostname(host: string): string | undefined {
 /** Why an allow-list entry is not valid, or undefined when it is. */
 export function allowlistEntryProblem(entry: string): string | undefined {
   const value = entry.toLowerCase();
-  if (value === 'localhost' || DOMAIN.test(value)) return ipLiteral(value) === undefined || IPV4.test(value) ? undefined : 'a numeric host must be a dotted IPv4 address';
+  if (value === 'localhost' || DOMAIN.test(value))
+    return ipLiteral(value) === undefined || IPV4.test(value)
+      ? undefined
+      : 'a numeric host must be a dotted IPv4 address';
   if (value.startsWith('*.')) {
     const base = value.slice(2);
-    return DOMAIN.test(base) && ipLiteral(base) === undefined ? undefined : 'a wildcard must be "*." followed by a domain with at least two labels (e.g. *.example.com)';
+    return DOMAIN.test(base) && ipLiteral(base) === undefined
+      ? undefined
+      : 'a wildcard must be "*." followed by a domain with at least two labels (e.g. *.example.com)';
   }
   if (value.startsWith('[') && value.endsWith(']') && canonicalHostname(value) !== undefined) return undefined;
   return 'expected a domain (example.com), a wildcard (*.example.com), localhost, a dotted IPv4 address or a bracketed IPv6 address';
@@ -94,7 +99,8 @@ export class NetworkAllowlist {
   judge(written: string): HostVerdict {
     let host = written.toLowerCase();
     if (host.endsWith('.') && !host.endsWith('..')) host = host.slice(0, -1);
-    if (host === '' || !HOST_CHARACTERS.test(host)) return { allowed: false, reason: `malformed host ${JSON.stringify(written)}` };
+    if (host === '' || !HOST_CHARACTERS.test(host))
+      return { allowed: false, reason: `malformed host ${JSON.stringify(written)}` };
     const literal = ipLiteral(host);
     if (literal !== undefined) {
       // Only the canonical spelling of a listed address passes (not 0x7f.1 for a listed 127.0.0.1).
@@ -102,9 +108,11 @@ export class NetworkAllowlist {
         ? { allowed: true, host: literal, exact: true, ipLiteral: true }
         : { allowed: false, reason: `IP address ${host} is not in the allowed domains` };
     }
-    if (!DOMAIN.test(host) && host !== 'localhost') return { allowed: false, reason: `malformed host ${JSON.stringify(written)}` };
+    if (!DOMAIN.test(host) && host !== 'localhost')
+      return { allowed: false, reason: `malformed host ${JSON.stringify(written)}` };
     if (this.exactHosts.has(host)) return { allowed: true, host, exact: true, ipLiteral: false };
-    if (this.wildcardSuffixes.some((suffix) => host.endsWith(suffix))) return { allowed: true, host, exact: false, ipLiteral: false };
+    if (this.wildcardSuffixes.some((suffix) => host.endsWith(suffix)))
+      return { allowed: true, host, exact: false, ipLiteral: false };
     return { allowed: false, reason: `${host} is not in the allowed domains` };
   }
 }

@@ -15,6 +15,8 @@ export const NON_INTERACTIVE_ENVIRONMENT = Object.freeze({
 
 export type NonInteractiveVariable = keyof typeof NON_INTERACTIVE_ENVIRONMENT;
 
-export const NON_INTERACTIVE_VARIABLES = Object.freeze(Object.keys(NON_INTERACTIVE_ENVIRONMENT)) as readonly NonInteractiveVariable[];
+export const NON_INTERACTIVE_VARIABLES = Object.freeze(
+  Object.keys(NON_INTERACTIVE_ENVIRONMENT),
+) as readonly NonInteractiveVariable[];
 
 export type NonInteractiveEnvironment = Readonly<Record<NonInteractiveVariable, string>>;

@@ -10,7 +10,13 @@ import type { LaunchForm } from '../policy/policy-types.js';
 export const FIXED_SHELL = '/bin/sh';
 
 /** The only directories executables are taken from, in order: never the server's PATH, never the workspace. */
-export const TRUSTED_EXECUTABLE_DIRECTORIES: readonly string[] = Object.freeze(['/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin']);
+export const TRUSTED_EXECUTABLE_DIRECTORIES: readonly string[] = Object.freeze([
+  '/usr/local/bin',
+  '/usr/bin',
+  '/bin',
+  '/usr/sbin',
+  '/sbin',
+]);
 
 /** The PATH every command gets: the same directories, so a workspace directory can never shadow a tool. */
 export const TRUSTED_PATH = TRUSTED_EXECUTABLE_DIRECTORIES.join(':');

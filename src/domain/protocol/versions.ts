@@ -8,7 +8,11 @@ export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
 /** Modern (stateless, per-request `_meta`) versions this server serves. */
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([MODERN_PROTOCOL_VERSION]);
 /** Legacy (`initialize` handshake) versions this server echoes when a client asks for them. */
-export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([LEGACY_PROTOCOL_VERSION, '2025-06-18', '2025-03-26']);
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
+  LEGACY_PROTOCOL_VERSION,
+  '2025-06-18',
+  '2025-03-26',
+]);
 /** Every version, newest first: what `server/discover` and -32022 errors list. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
   ...MODERN_PROTOCOL_VERSIONS,

@@ -25,8 +25,14 @@ export function consumedGrant(grant: ApprovalGrant, nowMs: number): ApprovalGran
  * Execute-time check: the plan's approval was given, is unused and unexpired, and is bound to exactly this session,
  * plan, command and cwd.
  */
-export function assertGrantUsable(grant: ApprovalGrant | undefined, planId: string, current: ApprovalBinding, nowMs: number): void {
-  if (!grant || grant.approvedAtMs === null || grant.consumedAtMs !== null) throw new ApprovalNotFound(grant?.id ?? planId);
+export function assertGrantUsable(
+  grant: ApprovalGrant | undefined,
+  planId: string,
+  current: ApprovalBinding,
+  nowMs: number,
+): void {
+  if (!grant || grant.approvedAtMs === null || grant.consumedAtMs !== null)
+    throw new ApprovalNotFound(grant?.id ?? planId);
   if (grantExpired(grant, nowMs)) throw new ApprovalExpired(grant.id, planId, isoAt(grant.expiresAtMs));
   if (grant.sessionId !== current.sessionId) throw new ApprovalMismatch(grant.id, planId, 'session');
   if (grant.planId !== current.planId) throw new ApprovalMismatch(grant.id, planId, 'plan');

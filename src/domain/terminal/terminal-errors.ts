@@ -14,7 +14,11 @@ const DENIED_NEXT_STEP = 'This command is denied by policy; do not retry variant
 export class PlanNotFound extends DomainError {
   readonly code = 'plan_not_found';
   constructor(sessionId: string, planId: string) {
-    super('plan does not belong to this session', { sessionId, planId }, 'Use a plan_id returned by planning in this session.');
+    super(
+      'plan does not belong to this session',
+      { sessionId, planId },
+      'Use a plan_id returned by planning in this session.',
+    );
   }
 }
 
@@ -30,7 +34,11 @@ export class PlanBlocked extends DomainError {
 export class PolicyDenied extends DomainError {
   readonly code = 'policy_denied';
   constructor(planId: string, sessionId: string, reasons: readonly string[]) {
-    super(`command denied by policy: ${reasons.join('; ')}`, { planId, sessionId, reasons: [...reasons] }, DENIED_NEXT_STEP);
+    super(
+      `command denied by policy: ${reasons.join('; ')}`,
+      { planId, sessionId, reasons: [...reasons] },
+      DENIED_NEXT_STEP,
+    );
   }
 }
 
@@ -41,7 +49,11 @@ export class InvalidPlanTransition extends DomainError {
   readonly code = 'invalid_plan_transition';
   constructor(planId: string, status: PlanStatus, action: PlanAction) {
     super(
-      action === 'approve' ? `plan cannot be approved from ${status}` : action === 'execute' ? `plan cannot execute from ${status}` : `plan cannot finish from ${status}`,
+      action === 'approve'
+        ? `plan cannot be approved from ${status}`
+        : action === 'execute'
+          ? `plan cannot execute from ${status}`
+          : `plan cannot finish from ${status}`,
       { planId, status, action },
       nextStepFrom(status),
     );
@@ -111,7 +123,11 @@ export class OperatorApprovalRequired extends DomainError {
 export class ApprovalExpired extends DomainError {
   readonly code = 'approval_expired';
   constructor(approvalId: string, planId: string, expiredAt: string) {
-    super('the approval of this plan expired', { approvalId, planId, expiredAt }, 'Retry the plan to create a fresh one (with a new approval_id), and have it approved again.');
+    super(
+      'the approval of this plan expired',
+      { approvalId, planId, expiredAt },
+      'Retry the plan to create a fresh one (with a new approval_id), and have it approved again.',
+    );
   }
 }
 
@@ -119,7 +135,11 @@ export class ApprovalExpired extends DomainError {
 export class ApprovalNotFound extends DomainError {
   readonly code = 'approval_not_found';
   constructor(approvalId: string) {
-    super('unknown, used or expired approval', { approvalId }, 'Approve a pending approval_id; plan the command again if it is gone.');
+    super(
+      'unknown, used or expired approval',
+      { approvalId },
+      'Approve a pending approval_id; plan the command again if it is gone.',
+    );
   }
 }
 
@@ -127,7 +147,11 @@ export class ApprovalNotFound extends DomainError {
 export class ApprovalMismatch extends DomainError {
   readonly code = 'approval_mismatch';
   constructor(approvalId: string, planId: string, field: 'session' | 'plan' | 'command' | 'cwd') {
-    super(`the approval is bound to another ${field}`, { approvalId, planId, field }, 'Use the approval_id returned with this very plan.');
+    super(
+      `the approval is bound to another ${field}`,
+      { approvalId, planId, field },
+      'Use the approval_id returned with this very plan.',
+    );
   }
 }
 

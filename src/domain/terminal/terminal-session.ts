@@ -88,7 +88,12 @@ export class TerminalSession {
   /** Approves a plan at `nowMs` through `via` (its grant is replaced by the approved one) and records `approved`. */
   approve(plan: TerminalPlan, via: ApprovalChannel, nowMs: number): void {
     plan.approve(nowMs, via);
-    this.record({ type: 'approved', sessionId: this.id, planId: plan.id, at: plan.approvedAt ?? new Date(nowMs).toISOString() });
+    this.record({
+      type: 'approved',
+      sessionId: this.id,
+      planId: plan.id,
+      at: plan.approvedAt ?? new Date(nowMs).toISOString(),
+    });
   }
 
   /**
@@ -157,7 +162,11 @@ export class TerminalSession {
    * are killed by closing the execution session, which the caller (its store) awaits. Closing again (a shutdown
    * hurrying a close under way) keeps the first end. `promptly`: see `ExecutionSession.close`.
    */
-  close(nowMs: number, reason: SessionEndReason | 'closed', options: { readonly promptly?: boolean } = {}): Promise<void> {
+  close(
+    nowMs: number,
+    reason: SessionEndReason | 'closed',
+    options: { readonly promptly?: boolean } = {},
+  ): Promise<void> {
     this.ended ??= { atMs: nowMs, reason };
     return this.execution.close(options);
   }

@@ -11,11 +11,17 @@ import { TYPES, type OutputSpool } from '../types.js';
  * `shutdownTerminal` deletes both.
  */
 export const outputModule = typedModule(({ bind }) => {
-  bind<OutputSpool>(TYPES.OutputSpool).toResolvedValue((config: Config) => ({ settings: outputSpoolSettings(config) }), [TYPES.Config]);
+  bind<OutputSpool>(TYPES.OutputSpool).toResolvedValue(
+    (config: Config) => ({ settings: outputSpoolSettings(config) }),
+    [TYPES.Config],
+  );
   bind<OutputArchive>(TYPES.OutputArchive).toResolvedValue(
     (config: Config, now: Clock) =>
-      new OutputArchive({ retentionMs: config.sessionTimeoutSeconds * 1000, budgetBytes: config.outputSpoolBudgetBytes, now }),
+      new OutputArchive({
+        retentionMs: config.sessionTimeoutSeconds * 1000,
+        budgetBytes: config.outputSpoolBudgetBytes,
+        now,
+      }),
     [TYPES.Config, TYPES.Clock],
   );
 });
-

@@ -15,9 +15,13 @@ import { TYPES } from '../types.js';
  */
 export const policyModule = typedModule(({ bind }) => {
   bind<PolicySettings>(TYPES.PolicySettings).toResolvedValue(loadPolicySettings, [TYPES.Config]);
-  bind<PathInspector>(TYPES.PathInspector).toResolvedValue((config: Config) => new NodePathInspector(config.workspaceRoot), [TYPES.Config]);
+  bind<PathInspector>(TYPES.PathInspector).toResolvedValue(
+    (config: Config) => new NodePathInspector(config.workspaceRoot),
+    [TYPES.Config],
+  );
   bind<PolicyEngine>(TYPES.PolicyEngine).toResolvedValue(
-    (inspector: PathInspector, settings: PolicySettings, config: Config) => new DefaultPolicyEngine(inspector, settings, config.maxCommandLength),
+    (inspector: PathInspector, settings: PolicySettings, config: Config) =>
+      new DefaultPolicyEngine(inspector, settings, config.maxCommandLength),
     [TYPES.PathInspector, TYPES.PolicySettings, TYPES.Config],
   );
 });

@@ -24,11 +24,21 @@ export const protocolModule = typedModule(({ bind }) => {
   bind<ServerInfo>(TYPES.ServerInfo).toConstantValue(SERVER_INFO);
   bind<ProtocolNegotiator>(TYPES.ProtocolNegotiator).toResolvedValue(() => new VersionNegotiator());
   bind<ToolCatalog>(TYPES.ToolCatalog).toResolvedValue(
-    (tools: ToolDefinition[], logger: Logger, redactor: SecretRedactor) => new ToolCatalog(tools, new ToolCallLog(logger, redactor)),
+    (tools: ToolDefinition[], logger: Logger, redactor: SecretRedactor) =>
+      new ToolCatalog(tools, new ToolCallLog(logger, redactor)),
     [TYPES.Tools, TYPES.Logger, TYPES.SecretRedactor],
   );
   bind<McpDispatcher>(TYPES.Dispatcher).toResolvedValue(
-    (config: Config, negotiator: ProtocolNegotiator, serverInfo: ServerInfo, logger: Logger, tools: ToolCatalog, resources: ResourceProvider, prompts: PromptProvider, now: Clock) => {
+    (
+      config: Config,
+      negotiator: ProtocolNegotiator,
+      serverInfo: ServerInfo,
+      logger: Logger,
+      tools: ToolCatalog,
+      resources: ResourceProvider,
+      prompts: PromptProvider,
+      now: Clock,
+    ) => {
       const taskStore = newTaskStore(config, now);
       const tasks = new TaskOffers(taskStore, TASK_WAIT_SECONDS);
       return new McpDispatcher({
@@ -38,12 +48,28 @@ export const protocolModule = typedModule(({ bind }) => {
         cache: DEFAULT_CACHE_POLICY,
         logger,
         features: new Map([
-          ...featureHandlers({ tools, resources, prompts, pageSize: config.pageSize, cache: DEFAULT_CACHE_POLICY, tasks }),
+          ...featureHandlers({
+            tools,
+            resources,
+            prompts,
+            pageSize: config.pageSize,
+            cache: DEFAULT_CACHE_POLICY,
+            tasks,
+          }),
           ...taskHandlers(taskStore),
         ]),
       });
     },
-    [TYPES.Config, TYPES.ProtocolNegotiator, TYPES.ServerInfo, TYPES.Logger, TYPES.ToolCatalog, TYPES.ResourceProvider, TYPES.PromptProvider, TYPES.Clock],
+    [
+      TYPES.Config,
+      TYPES.ProtocolNegotiator,
+      TYPES.ServerInfo,
+      TYPES.Logger,
+      TYPES.ToolCatalog,
+      TYPES.ResourceProvider,
+      TYPES.PromptProvider,
+      TYPES.Clock,
+    ],
   );
 });
 
@@ -55,7 +81,13 @@ const TASK_WAIT_SECONDS = 0.25;
 
 /** Ended tasks stay readable as long as an idle execution session lives; the bound keeps a flood of them finite. */
 function newTaskStore(config: Config, now: Clock): TaskStore {
-  return new TaskStore({ newTaskId: mintTaskId, now, ttlMs: config.sessionTimeoutSeconds * 1000, pollIntervalMs: 1000, maxTasks: 1000 });
+  return new TaskStore({
+    newTaskId: mintTaskId,
+    now,
+    ttlMs: config.sessionTimeoutSeconds * 1000,
+    pollIntervalMs: 1000,
+    maxTasks: 1000,
+  });
 }
 
 /** 256 random bits (docs/security.md, "Task ids"): a task id is unguessable, and bound to its principal besides. */

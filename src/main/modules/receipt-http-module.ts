@@ -6,7 +6,10 @@ import { TYPES } from '../types.js';
 
 /** HTTP only: the seed's receipt toolchain (validate, redact, schema, demo scenarios) and `GET /mcp/info`. */
 export const receiptHttpModule = typedModule(({ bind }) => {
-  bind<ReceiptInspection>(TYPES.ReceiptInspection).toResolvedValue((signer: ReceiptSigner) => new ReceiptInspection(signer), [TYPES.ReceiptSigner]);
+  bind<ReceiptInspection>(TYPES.ReceiptInspection).toResolvedValue(
+    (signer: ReceiptSigner) => new ReceiptInspection(signer),
+    [TYPES.ReceiptSigner],
+  );
   bind<ReceiptHttpMounts>(TYPES.ReceiptHttpMounts).toResolvedValue(mountReceiptHttp, [
     TYPES.Config,
     TYPES.ReceiptInspection,

@@ -17,13 +17,24 @@ import { TYPES, type IdGenerator } from '../types.js';
 /** Signed receipts: the signer, the optional audit trail (AUDIT_LOG), the redaction of the server's own secrets. */
 export const receiptsModule = typedModule(({ bind }) => {
   bind<SecretRedactor>(TYPES.SecretRedactor).toResolvedValue(
-    (config: Config) => new SecretRedactor([config.token, config.operatorToken, config.receiptKey, config.jwtSecret, config.deepseekApiKey]),
+    (config: Config) =>
+      new SecretRedactor([
+        config.token,
+        config.operatorToken,
+        config.receiptKey,
+        config.jwtSecret,
+        config.deepseekApiKey,
+      ]),
     [TYPES.Config],
   );
   // Without a configured key receipts are signed with a random per-process key: verifiable only by this process.
-  bind<ReceiptSigner>(TYPES.ReceiptSigner).toResolvedValue((config: Config) => new HmacReceiptSigner(config.receiptKey ?? randomBytes(32)), [TYPES.Config]);
+  bind<ReceiptSigner>(TYPES.ReceiptSigner).toResolvedValue(
+    (config: Config) => new HmacReceiptSigner(config.receiptKey ?? randomBytes(32)),
+    [TYPES.Config],
+  );
   bind<ReceiptAuditLog | undefined>(TYPES.ReceiptAuditLog).toResolvedValue(
-    (config: Config) => (config.auditLog === undefined ? undefined : new JsonlReceiptAuditLog(path.resolve(config.auditLog))),
+    (config: Config) =>
+      config.auditLog === undefined ? undefined : new JsonlReceiptAuditLog(path.resolve(config.auditLog)),
     [TYPES.Config],
   );
   bind<ReceiptRecorder>(TYPES.ReceiptRecorder).toResolvedValue(
@@ -35,7 +46,17 @@ export const receiptsModule = typedModule(({ bind }) => {
       newReceiptId: IdGenerator,
       archive: OutputArchive,
       settings: TerminalSettings,
-    ) => new ReceiptRecorder({ signer, redactor, auditLog, logger, signalNumber, newReceiptId, archive, outputBudget: settings.outputBudget }),
+    ) =>
+      new ReceiptRecorder({
+        signer,
+        redactor,
+        auditLog,
+        logger,
+        signalNumber,
+        newReceiptId,
+        archive,
+        outputBudget: settings.outputBudget,
+      }),
     [
       TYPES.ReceiptSigner,
       TYPES.SecretRedactor,

@@ -25,7 +25,8 @@ export const sandboxModule = typedModule(({ bind }) => {
     )
     .onDeactivation((proxy) => proxy?.close());
   bind<CommandConfinement>(TYPES.CommandConfinement).toResolvedValue(
-    (config: Config, policy: PolicySettings, proxy: FilteringProxy | undefined) => buildConfinement(config, policy, proxy),
+    (config: Config, policy: PolicySettings, proxy: FilteringProxy | undefined) =>
+      buildConfinement(config, policy, proxy),
     [TYPES.Config, TYPES.PolicySettings, { serviceIdentifier: TYPES.FilteringProxy, optional: true }],
   );
 });

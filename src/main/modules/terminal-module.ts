@@ -42,7 +42,11 @@ export const terminalModule = typedModule(({ bind }) => {
         defaultTimeoutSeconds: config.commandTimeoutSeconds,
         maxTimeoutSeconds: config.maxCommandTimeoutSeconds,
         maxOutputBytes: config.maxOutputBytes,
-        outputBudget: Object.freeze({ maxBytes: config.resultMaxBytes, maxLines: config.resultMaxLines, stripAnsi: false }),
+        outputBudget: Object.freeze({
+          maxBytes: config.resultMaxBytes,
+          maxLines: config.resultMaxLines,
+          stripAnsi: false,
+        }),
         maxProcessesPerSession: config.maxProcessesPerSession,
         approvalTtlSeconds: config.approvalTtlSeconds,
         // Reported in plans and receipts: whatever confinement is bound, a rebound one included, speaks for itself.
@@ -51,7 +55,13 @@ export const terminalModule = typedModule(({ bind }) => {
     [TYPES.Config, TYPES.PolicySettings, TYPES.CommandConfinement],
   );
   bind<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory).toResolvedValue(
-    (config: Config, confinement: CommandConfinement, serverEnv: ServerEnvironment, policy: PolicySettings, spool: OutputSpool) =>
+    (
+      config: Config,
+      confinement: CommandConfinement,
+      serverEnv: ServerEnvironment,
+      policy: PolicySettings,
+      spool: OutputSpool,
+    ) =>
       new ChildProcessSessionFactory({
         maxProcessesPerSession: config.maxProcessesPerSession,
         confinement,
@@ -78,33 +88,82 @@ export const terminalModule = typedModule(({ bind }) => {
     },
     [TYPES.Config, TYPES.ExecutionSessionFactory, TYPES.NewId],
   );
-  bind<TerminalEvents>(TYPES.TerminalEvents).toResolvedValue((store: TerminalSessionStore) => store.events, [TYPES.TerminalSessionStore]);
+  bind<TerminalEvents>(TYPES.TerminalEvents).toResolvedValue(
+    (store: TerminalSessionStore) => store.events,
+    [TYPES.TerminalSessionStore],
+  );
   bind<ApprovalService>(TYPES.ApprovalService).toResolvedValue(
     (sessions: TerminalSessionStore, settings: TerminalSettings, now: Clock, newApprovalId: IdGenerator) =>
-      new ApprovalService({ sessions, channel: settings.approvalChannel, ttlSeconds: settings.approvalTtlSeconds, now, newApprovalId }),
+      new ApprovalService({
+        sessions,
+        channel: settings.approvalChannel,
+        ttlSeconds: settings.approvalTtlSeconds,
+        now,
+        newApprovalId,
+      }),
     [TYPES.TerminalSessionStore, TYPES.TerminalSettings, TYPES.Clock, TYPES.NewApprovalId],
   );
   bind<PlanService>(TYPES.PlanService).toResolvedValue(
-    (sessions: TerminalSessionStore, policy: PolicyEngine, workspace: WorkspaceFS, approvals: ApprovalService, settings: TerminalSettings, now: Clock, newPlanId: IdGenerator) =>
-      new PlanService({ sessions, policy, workspace, approvals, settings, now, newPlanId }),
-    [TYPES.TerminalSessionStore, TYPES.PolicyEngine, TYPES.WorkspaceFS, TYPES.ApprovalService, TYPES.TerminalSettings, TYPES.Clock, TYPES.NewId],
+    (
+      sessions: TerminalSessionStore,
+      policy: PolicyEngine,
+      workspace: WorkspaceFS,
+      approvals: ApprovalService,
+      settings: TerminalSettings,
+      now: Clock,
+      newPlanId: IdGenerator,
+    ) => new PlanService({ sessions, policy, workspace, approvals, settings, now, newPlanId }),
+    [
+      TYPES.TerminalSessionStore,
+      TYPES.PolicyEngine,
+      TYPES.WorkspaceFS,
+      TYPES.ApprovalService,
+      TYPES.TerminalSettings,
+      TYPES.Clock,
+      TYPES.NewId,
+    ],
   );
   bind<ExecutionService>(TYPES.ExecutionService).toResolvedValue(
-    (sessions: TerminalSessionStore, policy: PolicyEngine, workspace: WorkspaceFS, plans: PlanService, approvals: ApprovalService, recorder: ReceiptRecorder, now: Clock) =>
-      new ExecutionService({ sessions, policy, workspace, plans, approvals, recorder, now }),
-    [TYPES.TerminalSessionStore, TYPES.PolicyEngine, TYPES.WorkspaceFS, TYPES.PlanService, TYPES.ApprovalService, TYPES.ReceiptRecorder, TYPES.Clock],
+    (
+      sessions: TerminalSessionStore,
+      policy: PolicyEngine,
+      workspace: WorkspaceFS,
+      plans: PlanService,
+      approvals: ApprovalService,
+      recorder: ReceiptRecorder,
+      now: Clock,
+    ) => new ExecutionService({ sessions, policy, workspace, plans, approvals, recorder, now }),
+    [
+      TYPES.TerminalSessionStore,
+      TYPES.PolicyEngine,
+      TYPES.WorkspaceFS,
+      TYPES.PlanService,
+      TYPES.ApprovalService,
+      TYPES.ReceiptRecorder,
+      TYPES.Clock,
+    ],
   );
   bind<SessionOverview>(TYPES.SessionOverview).toResolvedValue(
-    (sessions: TerminalSessionStore, redactor: SecretRedactor, config: Config) => new SessionOverview({ sessions, redactor, pageSize: config.pageSize }),
+    (sessions: TerminalSessionStore, redactor: SecretRedactor, config: Config) =>
+      new SessionOverview({ sessions, redactor, pageSize: config.pageSize }),
     [TYPES.TerminalSessionStore, TYPES.SecretRedactor, TYPES.Config],
   );
-  bind<CommandLocator>(TYPES.CommandLocator).toResolvedValue((sessions: TerminalSessionStore) => new CommandLocator(sessions), [TYPES.TerminalSessionStore]);
-  bind<CommandSignals>(TYPES.CommandSignals).toResolvedValue((locator: CommandLocator) => new CommandSignals(locator), [TYPES.CommandLocator]);
+  bind<CommandLocator>(TYPES.CommandLocator).toResolvedValue(
+    (sessions: TerminalSessionStore) => new CommandLocator(sessions),
+    [TYPES.TerminalSessionStore],
+  );
+  bind<CommandSignals>(TYPES.CommandSignals).toResolvedValue(
+    (locator: CommandLocator) => new CommandSignals(locator),
+    [TYPES.CommandLocator],
+  );
   bind<CommandReader>(TYPES.CommandReader).toResolvedValue(
     (locator: CommandLocator, redactor: SecretRedactor) => new CommandReader(locator, redactor),
     [TYPES.CommandLocator, TYPES.SecretRedactor],
   );
-  bind<CommandInput>(TYPES.CommandInput).toResolvedValue((locator: CommandLocator) => new CommandInput(locator), [TYPES.CommandLocator]);
+  bind<CommandInput>(TYPES.CommandInput).toResolvedValue(
+    (locator: CommandLocator) => new CommandInput(locator),
+    [TYPES.CommandLocator],
+  );
   bind<TerminalToolkit>(TYPES.TerminalToolkit).toResolvedValue(
     (
       settings: TerminalSettings,
@@ -120,7 +179,15 @@ export const terminalModule = typedModule(({ bind }) => {
       locator: CommandLocator,
       redactor: SecretRedactor,
     ) => ({
-      settings, plans, approvals, execution, signals, reader, stdin, sessions, signalNumber,
+      settings,
+      plans,
+      approvals,
+      execution,
+      signals,
+      reader,
+      stdin,
+      sessions,
+      signalNumber,
       terminals: new TerminalScreens(locator, redactor),
       sandboxReadiness: () => confinement.readiness(),
       outputs,
@@ -140,5 +207,8 @@ export const terminalModule = typedModule(({ bind }) => {
       TYPES.SecretRedactor,
     ],
   );
-  bind<ToolDefinition[]>(TYPES.Tools).toResolvedValue((kit: TerminalToolkit) => terminalTools(kit), [TYPES.TerminalToolkit]);
+  bind<ToolDefinition[]>(TYPES.Tools).toResolvedValue(
+    (kit: TerminalToolkit) => terminalTools(kit),
+    [TYPES.TerminalToolkit],
+  );
 });

@@ -1,4 +1,10 @@
-import { asksForHelp, closestName, CliUsageError, parseArguments, type CliArgumentSpec } from '../../../src/adapters/cli/cli-args';
+import {
+  asksForHelp,
+  closestName,
+  CliUsageError,
+  parseArguments,
+  type CliArgumentSpec,
+} from '../../../src/adapters/cli/cli-args';
 
 const SERVE: CliArgumentSpec = {
   command: 'stdio',
@@ -25,7 +31,11 @@ function usageErrorOf(argv: string[], spec: CliArgumentSpec): CliUsageError {
 
 describe('parseArguments', () => {
   test('reads the --flag value and --flag=value forms', () => {
-    expect(parseArguments(['--workspace', '/w', '--mode=confirm'], SERVE)).toEqual({ values: { workspace: '/w', mode: 'confirm' }, switches: new Set(), positionals: [] });
+    expect(parseArguments(['--workspace', '/w', '--mode=confirm'], SERVE)).toEqual({
+      values: { workspace: '/w', mode: 'confirm' },
+      switches: new Set(),
+      positionals: [],
+    });
   });
 
   test('keeps an = inside a value given with =', () => {
@@ -54,26 +64,28 @@ describe('parseArguments', () => {
     expect(usageErrorOf(['-w', '/x'], SERVE).message).toBe('unknown flag -w');
   });
 
-  test.each([
-    [['--workspace']],
-    [['--workspace', '--mode', 'confirm']],
-    [['--workspace=']],
-    [['--workspace', '']],
-  ])('refuses a flag missing its value: %j', (argv) => {
-    expect(usageErrorOf(argv, SERVE).message).toBe('--workspace needs a value (DIR)');
-  });
+  test.each([[['--workspace']], [['--workspace', '--mode', 'confirm']], [['--workspace=']], [['--workspace', '']]])(
+    'refuses a flag missing its value: %j',
+    (argv) => {
+      expect(usageErrorOf(argv, SERVE).message).toBe('--workspace needs a value (DIR)');
+    },
+  );
 
   test('refuses a value given to a switch', () => {
     expect(usageErrorOf(['--structure-only=yes'], RECEIPT).message).toBe('--structure-only takes no value');
   });
 
   test('refuses a flag given twice rather than guessing which one was meant', () => {
-    expect(usageErrorOf(['--workspace', '/a', '--workspace', '/b'], SERVE).message).toBe('--workspace is given more than once');
+    expect(usageErrorOf(['--workspace', '/a', '--workspace', '/b'], SERVE).message).toBe(
+      '--workspace is given more than once',
+    );
   });
 
   test('refuses a stray positional argument, and one too many', () => {
     expect(usageErrorOf(['extra'], SERVE).message).toBe('unexpected argument: extra');
-    expect(usageErrorOf(['validate', 'a.json', 'b.json'], RECEIPT).message).toBe('too many arguments (at most 2): b.json');
+    expect(usageErrorOf(['validate', 'a.json', 'b.json'], RECEIPT).message).toBe(
+      'too many arguments (at most 2): b.json',
+    );
   });
 });
 

@@ -38,7 +38,7 @@ describe('runCli', () => {
     expect(io.out()).toBe(`${TERM_MCP_VERSION}\n`);
   });
 
-  test('<command> --help and help <command> print that command\'s usage', async () => {
+  test("<command> --help and help <command> print that command's usage", async () => {
     const viaFlag = capture();
     const viaHelp = capture();
     expect(await runCli(['http', '--port', '1', '--help'], viaFlag.environment)).toBe(0);
@@ -58,7 +58,7 @@ describe('runCli', () => {
     expect(io.out()).toBe('');
   });
 
-  test('a flag of another command is refused with that command\'s usage', async () => {
+  test("a flag of another command is refused with that command's usage", async () => {
     const io = capture();
     expect(await runCli(['stdio', '--port', '9000'], io.environment)).toBe(2);
     expect(io.err()).toMatch(/^term-mcp stdio: unknown flag --port\n\nUsage: term-mcp stdio \[flags\]\n/);
@@ -77,7 +77,8 @@ describe('runCli', () => {
         return Promise.resolve({
           run: (context: CliContext) => {
             received.push(context);
-            if (context.args.positionals[0] !== 'validate') return Promise.reject(new CliUsageError('unknown action', context.name));
+            if (context.args.positionals[0] !== 'validate')
+              return Promise.reject(new CliUsageError('unknown action', context.name));
             return Promise.resolve(0);
           },
         });
@@ -95,12 +96,19 @@ describe('runCli', () => {
     expect(loads).toBe(2);
     expect(received[0]?.argv).toEqual(['validate', 'r.json', '--structure-only']);
     expect(received[0]?.args.switches.has('structure-only')).toBe(true);
-    expect(bad.err()).toMatch(/^term-mcp receipt: unknown action\n\nUsage: term-mcp receipt validate\|show <file> \[--structure-only\]\n/);
+    expect(bad.err()).toMatch(
+      /^term-mcp receipt: unknown action\n\nUsage: term-mcp receipt validate\|show <file> \[--structure-only\]\n/,
+    );
     expect(refused.err().split('\n')[0]).toBe('term-mcp receipt: unknown flag --json');
   });
 
   test('a failure of a running command exits 1 with one line naming the command', async () => {
-    const failing: CliCommand = { summary: 'fails', synopsis: '', flags: [], load: () => Promise.resolve({ run: () => Promise.reject(new Error('boom')) }) };
+    const failing: CliCommand = {
+      summary: 'fails',
+      synopsis: '',
+      flags: [],
+      load: () => Promise.resolve({ run: () => Promise.reject(new Error('boom')) }),
+    };
     const io = capture();
     expect(await runCli(['failing'], io.environment, { failing })).toBe(1);
     expect(io.err()).toBe('term-mcp failing: boom\n');

@@ -17,7 +17,10 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function modelAgainst(script: FakeReply[], overrides: Partial<DeepSeekChatModelOptions> = {}): Promise<DeepSeekChatModel> {
+async function modelAgainst(
+  script: FakeReply[],
+  overrides: Partial<DeepSeekChatModelOptions> = {},
+): Promise<DeepSeekChatModel> {
   fake = new FakeDeepSeekServer(script);
   const baseUrl = await fake.start();
   return new DeepSeekChatModel({
@@ -56,7 +59,9 @@ describe('DeepSeekChatModel', () => {
   it('posts an OpenAI-compatible non-streaming request with the bearer key and returns the reply text', async () => {
     const model = await modelAgainst([{ kind: 'reply', content: 'Plan `ls -la` with terminal_plan.' }]);
     expect(model.available).toBe(true);
-    await expect(model.complete(MESSAGES, new AbortController().signal)).resolves.toBe('Plan `ls -la` with terminal_plan.');
+    await expect(model.complete(MESSAGES, new AbortController().signal)).resolves.toBe(
+      'Plan `ls -la` with terminal_plan.',
+    );
     expect(fake?.requests).toEqual([
       {
         method: 'POST',
@@ -78,7 +83,11 @@ describe('DeepSeekChatModel', () => {
 
   it('maps a 401 to a short message without retrying and never leaks the body or the key', async () => {
     const model = await modelAgainst([
-      { kind: 'status', status: 401, body: JSON.stringify({ error: { message: `invalid key ${SECRET_IN_BODY} ${API_KEY}` } }) },
+      {
+        kind: 'status',
+        status: 401,
+        body: JSON.stringify({ error: { message: `invalid key ${SECRET_IN_BODY} ${API_KEY}` } }),
+      },
     ]);
     const error = await failureOf(model.complete(MESSAGES, new AbortController().signal));
     expect(error.message).toBe('DeepSeek rejected the API key');

@@ -30,7 +30,12 @@ describe('NodeWorkspaceFS.list on a workspace with traps', () => {
   test('reports each file size in bytes', async () => {
     const { entries } = await fs.list(undefined, 100);
     const sizes = Object.fromEntries(entries.map((entry) => [entry.path, entry.size]));
-    expect(sizes).toMatchObject({ 'empty.txt': 0, 'a.txt': 6, 'my résumé.txt': 17, 'large.txt': FIXTURE_MAX_READ_BYTES * 2 });
+    expect(sizes).toMatchObject({
+      'empty.txt': 0,
+      'a.txt': 6,
+      'my résumé.txt': 17,
+      'large.txt': FIXTURE_MAX_READ_BYTES * 2,
+    });
   });
 
   test('lists the skipped directories when the constructor option names none', async () => {

@@ -1,4 +1,12 @@
-import { chmodSync, mkdtempSync, promises as fsPromises, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  promises as fsPromises,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NodeWorkspaceFS } from '../../../src/adapters/fs/node-workspace-fs.js';
@@ -214,8 +222,12 @@ describe('NodeWorkspaceFS construction', () => {
 
   test('refuses a root that is missing or not a directory', () => {
     writeFileSync(path.join(scratch, 'file'), '');
-    expect(() => new NodeWorkspaceFS({ root: path.join(scratch, 'missing'), maxReadBytes: 10 })).toThrow(ConfigurationError);
-    expect(() => new NodeWorkspaceFS({ root: path.join(scratch, 'file'), maxReadBytes: 10 })).toThrow(ConfigurationError);
+    expect(() => new NodeWorkspaceFS({ root: path.join(scratch, 'missing'), maxReadBytes: 10 })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => new NodeWorkspaceFS({ root: path.join(scratch, 'file'), maxReadBytes: 10 })).toThrow(
+      ConfigurationError,
+    );
   });
 
   test('refuses a read limit that is not a positive integer', () => {
@@ -231,8 +243,11 @@ describe('NodeWorkspaceFS.readText in skipped directories', () => {
   });
   afterAll(() => ws.remove());
 
-  test.each(['.git/config', 'node_modules/pkg/index.js'])('refuses %s as not found (they are never offered)', async (file) => {
-    const fs = new NodeWorkspaceFS({ root: ws.root, maxReadBytes: FIXTURE_MAX_READ_BYTES });
-    await expect(fs.readText(file)).rejects.toBeInstanceOf(WorkspaceFileNotFound);
-  });
+  test.each(['.git/config', 'node_modules/pkg/index.js'])(
+    'refuses %s as not found (they are never offered)',
+    async (file) => {
+      const fs = new NodeWorkspaceFS({ root: ws.root, maxReadBytes: FIXTURE_MAX_READ_BYTES });
+      await expect(fs.readText(file)).rejects.toBeInstanceOf(WorkspaceFileNotFound);
+    },
+  );
 });

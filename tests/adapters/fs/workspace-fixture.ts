@@ -59,7 +59,13 @@ export function makeHostileWorkspace(): HostileWorkspace {
   symlinkSync(path.join(parent, 'ws-evil'), path.join(root, 'linkdir-out'));
   symlinkSync('src', path.join(root, 'linkdir-in'));
 
-  return { parent, root, outsideSecretPath, siblingSecretPath, remove: () => rmSync(parent, { recursive: true, force: true }) };
+  return {
+    parent,
+    root,
+    outsideSecretPath,
+    siblingSecretPath,
+    remove: () => rmSync(parent, { recursive: true, force: true }),
+  };
 }
 
 /** The regular files of the hostile workspace that a listing must return, in byte order of their path. */

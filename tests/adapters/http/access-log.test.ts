@@ -35,7 +35,8 @@ describe('accessLog', () => {
   });
 
   async function waitForLine(): Promise<Record<string, unknown>> {
-    for (let attempt = 0; attempt < 100 && logger.lines.length === 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let attempt = 0; attempt < 100 && logger.lines.length === 0; attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     expect(logger.lines).toHaveLength(1);
     return logger.lines[0]?.fields ?? {};
   }

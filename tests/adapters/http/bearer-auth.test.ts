@@ -86,7 +86,9 @@ describe('bearerAuth', () => {
     it('refuses other schemes', async () => {
       const url = await serve({ staticToken: TOKEN });
 
-      const response = await fetch(url, { headers: { Authorization: `Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}` } });
+      const response = await fetch(url, {
+        headers: { Authorization: `Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}` },
+      });
 
       expect(response.status).toBe(401);
     });

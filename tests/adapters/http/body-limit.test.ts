@@ -19,17 +19,28 @@ describe('bodyLimit', () => {
   });
 
   it('parses a JSON body whatever its content type', async () => {
-    const response = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"a":1}' });
+    const response = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: '{"a":1}',
+    });
 
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: { a: 1 } });
   });
 
   it('refuses a body over the limit with 413 and a JSON-RPC -32600 error', async () => {
-    const response = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', body: JSON.stringify({ padding: 'x'.repeat(2048) }) });
+    const response = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      body: JSON.stringify({ padding: 'x'.repeat(2048) }),
+    });
 
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request body exceeds 1024 bytes' } });
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Request body exceeds 1024 bytes' },
+    });
   });
 
   it('refuses a chunked body that grows over the limit', async () => {
@@ -40,20 +51,36 @@ describe('bodyLimit', () => {
       },
     });
 
-    const response = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', body: chunks, duplex: 'half' } as RequestInit);
+    const response = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
 
     expect(response.status).toBe(413);
   });
 
   it('refuses invalid JSON with 400 and a JSON-RPC -32700 parse error', async () => {
-    const response = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":' });
+    const response = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"jsonrpc":',
+    });
 
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } });
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the body is not valid JSON' },
+    });
   });
 
   it('leaves an empty body undefined for the route to judge', async () => {
-    const response = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '' });
+    const response = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '',
+    });
 
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: 'nothing' });
@@ -78,14 +105,20 @@ describe('bodyLimit with paths that read their own bodies', () => {
 
   it('leaves those bodies unread, whatever their size, with or without a trailing slash or capitals', async () => {
     for (const route of ['/receipts/validate', '/receipts/validate/', '/Receipts/Validate']) {
-      const response = await fetch(`${server.baseUrl}${route}`, { method: 'POST', body: JSON.stringify({ padding: 'x'.repeat(4096) }) });
+      const response = await fetch(`${server.baseUrl}${route}`, {
+        method: 'POST',
+        body: JSON.stringify({ padding: 'x'.repeat(4096) }),
+      });
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ readByTransport: false });
     }
   });
 
   it('still limits every other path', async () => {
-    const response = await fetch(`${server.baseUrl}/receipts/redact`, { method: 'POST', body: JSON.stringify({ padding: 'x'.repeat(4096) }) });
+    const response = await fetch(`${server.baseUrl}/receipts/redact`, {
+      method: 'POST',
+      body: JSON.stringify({ padding: 'x'.repeat(4096) }),
+    });
     expect(response.status).toBe(413);
   });
 });

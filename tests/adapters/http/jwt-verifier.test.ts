@@ -50,7 +50,9 @@ describe('createJwtVerifier', () => {
     });
 
     it('refuses a token without exp', async () => {
-      const eternal = await new SignJWT(valid).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+      const eternal = await new SignJWT(valid)
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(SECRET));
 
       await expect(verifier?.verify(eternal)).resolves.toBeUndefined();
     });
@@ -68,7 +70,9 @@ describe('createJwtVerifier', () => {
     });
 
     it('refuses a token signed with another secret', async () => {
-      await expect(verifier?.verify(await hs256(valid, 'another-secret-that-is-also-long-enough'))).resolves.toBeUndefined();
+      await expect(
+        verifier?.verify(await hs256(valid, 'another-secret-that-is-also-long-enough')),
+      ).resolves.toBeUndefined();
     });
 
     it('refuses an unsecured token (alg none)', async () => {
@@ -89,7 +93,10 @@ describe('createJwtVerifier', () => {
       const jwksPath = path.join(dir, 'jwks.json');
       writeFileSync(jwksPath, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' }] }));
       const verifier = createJwtVerifier({ jwtJwks: jwksPath, jwtIssuer: ISSUER, jwtAudience: AUDIENCE });
-      const signed = await new SignJWT(valid).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setExpirationTime('5m').sign(privateKey);
+      const signed = await new SignJWT(valid)
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setExpirationTime('5m')
+        .sign(privateKey);
 
       await expect(verifier?.verify(signed)).resolves.toBe('alice');
       await expect(verifier?.verify(await hs256(valid))).resolves.toBeUndefined();
@@ -101,7 +108,10 @@ describe('createJwtVerifier', () => {
       const jwksPath = path.join(dir, 'jwks.json');
       writeFileSync(jwksPath, JSON.stringify({ keys: [await exportJWK(trusted.publicKey)] }));
       const verifier = createJwtVerifier({ jwtJwks: jwksPath, jwtIssuer: ISSUER, jwtAudience: AUDIENCE });
-      const forged = await new SignJWT(valid).setProtectedHeader({ alg: 'ES256' }).setExpirationTime('5m').sign(stranger.privateKey);
+      const forged = await new SignJWT(valid)
+        .setProtectedHeader({ alg: 'ES256' })
+        .setExpirationTime('5m')
+        .sign(stranger.privateKey);
 
       await expect(verifier?.verify(forged)).resolves.toBeUndefined();
     });
@@ -117,19 +127,28 @@ describe('createJwtVerifier', () => {
     });
 
     it('refuses a JWKS URL that is not https', () => {
-      expect(() => createJwtVerifier({ jwtJwks: 'http://issuer.example/jwks.json', jwtIssuer: ISSUER, jwtAudience: AUDIENCE })).toThrow(ConfigurationError);
+      expect(() =>
+        createJwtVerifier({ jwtJwks: 'http://issuer.example/jwks.json', jwtIssuer: ISSUER, jwtAudience: AUDIENCE }),
+      ).toThrow(ConfigurationError);
     });
 
     it('names the variable when the JWKS file is missing or not a key set', () => {
       const notAKeySet = path.join(dir, 'not-jwks.json');
       writeFileSync(notAKeySet, '{"hello":"world"}');
 
-      expect(() => createJwtVerifier({ jwtJwks: path.join(dir, 'missing.json'), jwtIssuer: ISSUER, jwtAudience: AUDIENCE })).toThrow(/TERM_MCP_JWT_JWKS: cannot read/);
-      expect(() => createJwtVerifier({ jwtJwks: notAKeySet, jwtIssuer: ISSUER, jwtAudience: AUDIENCE })).toThrow(/TERM_MCP_JWT_JWKS: .* is not a JWKS/);
+      expect(() =>
+        createJwtVerifier({ jwtJwks: path.join(dir, 'missing.json'), jwtIssuer: ISSUER, jwtAudience: AUDIENCE }),
+      ).toThrow(/TERM_MCP_JWT_JWKS: cannot read/);
+      expect(() => createJwtVerifier({ jwtJwks: notAKeySet, jwtIssuer: ISSUER, jwtAudience: AUDIENCE })).toThrow(
+        /TERM_MCP_JWT_JWKS: .* is not a JWKS/,
+      );
     });
 
     it('accepts an https JWKS URL without fetching it at start-up', () => {
-      expect(createJwtVerifier({ jwtJwks: 'https://issuer.example/jwks.json', jwtIssuer: ISSUER, jwtAudience: AUDIENCE })?.issuer).toBe(ISSUER);
+      expect(
+        createJwtVerifier({ jwtJwks: 'https://issuer.example/jwks.json', jwtIssuer: ISSUER, jwtAudience: AUDIENCE })
+          ?.issuer,
+      ).toBe(ISSUER);
     });
   });
 });

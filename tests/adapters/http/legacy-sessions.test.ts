@@ -9,8 +9,19 @@ describe('LegacySessionStore', () => {
   });
 
   /** `evictableAfterMs` 0: any idle session may make room (the eviction order is what most tests here look at). */
-  function store(maxSessions = 10, idleTimeoutMs = 60_000, maxSessionsPerPrincipal: number | undefined = maxSessions, evictableAfterMs = 0): LegacySessionStore {
-    return new LegacySessionStore({ maxSessions, maxSessionsPerPrincipal, idleTimeoutMs, evictableAfterMs, now: clock });
+  function store(
+    maxSessions = 10,
+    idleTimeoutMs = 60_000,
+    maxSessionsPerPrincipal: number | undefined = maxSessions,
+    evictableAfterMs = 0,
+  ): LegacySessionStore {
+    return new LegacySessionStore({
+      maxSessions,
+      maxSessionsPerPrincipal,
+      idleTimeoutMs,
+      evictableAfterMs,
+      now: clock,
+    });
   }
 
   /** Opens a session and ends its initialize hold, as the route does once initialize is answered. */
@@ -191,7 +202,12 @@ describe('LegacySessionStore', () => {
   });
 
   it('defaults to 900 s before an idle session may be ended to make room', () => {
-    const sessions = new LegacySessionStore({ maxSessions: 1, maxSessionsPerPrincipal: 1, idleTimeoutMs: 3_600_000, now: clock });
+    const sessions = new LegacySessionStore({
+      maxSessions: 1,
+      maxSessionsPerPrincipal: 1,
+      idleTimeoutMs: 3_600_000,
+      now: clock,
+    });
     const host = openIdle(sessions, 'alice');
     now += 899_000;
     expect(sessions.open('alice')).toBeUndefined();

@@ -5,7 +5,10 @@ describe('isLoopbackHost', () => {
     expect(isLoopbackHost(host)).toBe(true);
   });
 
-  it.each(['0.0.0.0', '::', '192.168.1.10', 'example.com', '127.0.0.1.example.com', 'localhost.evil'])('treats %s as reachable from the network', (host) => {
-    expect(isLoopbackHost(host)).toBe(false);
-  });
+  it.each(['0.0.0.0', '::', '192.168.1.10', 'example.com', '127.0.0.1.example.com', 'localhost.evil'])(
+    'treats %s as reachable from the network',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+    },
+  );
 });

@@ -1,5 +1,10 @@
 import express from 'express';
-import { acceptsJsonAndEventStream, decodeMcpHeaderValue, legacySessionVersionProblem, mcpHeaderGuard } from '../../../src/adapters/http/mcp-headers';
+import {
+  acceptsJsonAndEventStream,
+  decodeMcpHeaderValue,
+  legacySessionVersionProblem,
+  mcpHeaderGuard,
+} from '../../../src/adapters/http/mcp-headers';
 import { classifyMcpBody } from '../../../src/adapters/http/mcp-message';
 import { listen, type Listening } from './listen';
 
@@ -10,7 +15,11 @@ const META = {
 const ACCEPT = 'application/json, text/event-stream';
 
 /** `id: null` builds a notification. */
-function modernBody(method: string, params: Record<string, unknown> = {}, id: number | null = 7): Record<string, unknown> {
+function modernBody(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: number | null = 7,
+): Record<string, unknown> {
   return { jsonrpc: '2.0', ...(id === null ? {} : { id }), method, params: { ...params, _meta: META } };
 }
 
@@ -35,7 +44,10 @@ describe('mcpHeaderGuard', () => {
     await server.close();
   });
 
-  async function post(body: unknown, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  async function post(
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${server.baseUrl}/mcp`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...headers },
@@ -57,7 +69,10 @@ describe('mcpHeaderGuard', () => {
   it('refuses a modern request without MCP-Protocol-Version with 400 -32020', async () => {
     const { 'MCP-Protocol-Version': _omitted, ...headers } = listHeaders;
 
-    expect(await post(modernBody('tools/list'), headers)).toEqual({ status: 400, body: headerError('Missing MCP-Protocol-Version header') });
+    expect(await post(modernBody('tools/list'), headers)).toEqual({
+      status: 400,
+      body: headerError('Missing MCP-Protocol-Version header'),
+    });
   });
 
   it('refuses an MCP-Protocol-Version that differs from the _meta version', async () => {
@@ -65,51 +80,82 @@ describe('mcpHeaderGuard', () => {
 
     expect(result).toEqual({
       status: 400,
-      body: headerError("Header mismatch: MCP-Protocol-Version header value '2025-11-25' does not match body value '2026-07-28'"),
+      body: headerError(
+        "Header mismatch: MCP-Protocol-Version header value '2025-11-25' does not match body value '2026-07-28'",
+      ),
     });
   });
 
   it('refuses a modern request without Mcp-Method', async () => {
     const { 'Mcp-Method': _omitted, ...headers } = listHeaders;
 
-    expect(await post(modernBody('tools/list'), headers)).toEqual({ status: 400, body: headerError('Missing Mcp-Method header') });
+    expect(await post(modernBody('tools/list'), headers)).toEqual({
+      status: 400,
+      body: headerError('Missing Mcp-Method header'),
+    });
   });
 
   it('refuses an Mcp-Method that differs from the body method (case-sensitive)', async () => {
     const result = await post(modernBody('tools/list'), { ...listHeaders, 'Mcp-Method': 'Tools/List' });
 
-    expect(result).toEqual({ status: 400, body: headerError("Header mismatch: Mcp-Method header value 'Tools/List' does not match body value 'tools/list'") });
+    expect(result).toEqual({
+      status: 400,
+      body: headerError("Header mismatch: Mcp-Method header value 'Tools/List' does not match body value 'tools/list'"),
+    });
   });
 
   describe('Mcp-Name', () => {
     const callHeaders = { Accept: ACCEPT, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call' };
 
     it('is required for tools/call', async () => {
-      expect(await post(modernBody('tools/call', { name: 'terminal_plan' }), callHeaders)).toEqual({ status: 400, body: headerError('Missing Mcp-Name header') });
+      expect(await post(modernBody('tools/call', { name: 'terminal_plan' }), callHeaders)).toEqual({
+        status: 400,
+        body: headerError('Missing Mcp-Name header'),
+      });
     });
 
     it('must equal params.name for tools/call', async () => {
-      const result = await post(modernBody('tools/call', { name: 'terminal_plan' }), { ...callHeaders, 'Mcp-Name': 'terminal_execute' });
+      const result = await post(modernBody('tools/call', { name: 'terminal_plan' }), {
+        ...callHeaders,
+        'Mcp-Name': 'terminal_execute',
+      });
 
       expect(result).toEqual({
         status: 400,
-        body: headerError("Header mismatch: Mcp-Name header value 'terminal_execute' does not match body value 'terminal_plan'"),
+        body: headerError(
+          "Header mismatch: Mcp-Name header value 'terminal_execute' does not match body value 'terminal_plan'",
+        ),
       });
     });
 
     it('passes when it matches params.name', async () => {
-      expect((await post(modernBody('tools/call', { name: 'terminal_plan' }), { ...callHeaders, 'Mcp-Name': 'terminal_plan' })).status).toBe(200);
+      expect(
+        (
+          await post(modernBody('tools/call', { name: 'terminal_plan' }), {
+            ...callHeaders,
+            'Mcp-Name': 'terminal_plan',
+          })
+        ).status,
+      ).toBe(200);
     });
 
     it('is decoded from =?base64?…?= before comparing', async () => {
       const name = ' café prompt ';
-      const result = await post(modernBody('prompts/get', { name }), { ...callHeaders, 'Mcp-Method': 'prompts/get', 'Mcp-Name': base64Value(name) });
+      const result = await post(modernBody('prompts/get', { name }), {
+        ...callHeaders,
+        'Mcp-Method': 'prompts/get',
+        'Mcp-Name': base64Value(name),
+      });
 
       expect(result.status).toBe(200);
     });
 
     it('refuses a malformed base64 value', async () => {
-      const result = await post(modernBody('prompts/get', { name: 'x' }), { ...callHeaders, 'Mcp-Method': 'prompts/get', 'Mcp-Name': '=?base64?abc?=' });
+      const result = await post(modernBody('prompts/get', { name: 'x' }), {
+        ...callHeaders,
+        'Mcp-Method': 'prompts/get',
+        'Mcp-Name': '=?base64?abc?=',
+      });
 
       expect(result).toEqual({ status: 400, body: headerError('Malformed Mcp-Name header: invalid base64 value') });
     });
@@ -124,7 +170,10 @@ describe('mcpHeaderGuard', () => {
     });
 
     it('is required for prompts/get', async () => {
-      const result = await post(modernBody('prompts/get', { name: 'plan' }), { ...callHeaders, 'Mcp-Method': 'prompts/get' });
+      const result = await post(modernBody('prompts/get', { name: 'plan' }), {
+        ...callHeaders,
+        'Mcp-Method': 'prompts/get',
+      });
 
       expect(result).toEqual({ status: 400, body: headerError('Missing Mcp-Name header') });
     });
@@ -141,13 +190,25 @@ describe('mcpHeaderGuard', () => {
     });
 
     it('refuses a legacy initialize without Accept with 406 -32600', async () => {
-      const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+      };
 
       const result = await post(initialize, { Accept: 'text/html' });
 
       expect(result).toEqual({
         status: 406,
-        body: { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Not Acceptable: the Accept header must list application/json and text/event-stream' } },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          error: {
+            code: -32600,
+            message: 'Not Acceptable: the Accept header must list application/json and text/event-stream',
+          },
+        },
       });
     });
 
@@ -163,7 +224,10 @@ describe('mcpHeaderGuard', () => {
     const lying = await post(notification, { Accept: ACCEPT, 'Mcp-Method': 'tools/call' });
     expect(lying).toEqual({
       status: 400,
-      body: headerError("Header mismatch: Mcp-Method header value 'tools/call' does not match body value 'notifications/cancelled'", null),
+      body: headerError(
+        "Header mismatch: Mcp-Method header value 'tools/call' does not match body value 'notifications/cancelled'",
+        null,
+      ),
     });
   });
 
@@ -184,7 +248,14 @@ describe('acceptsJsonAndEventStream', () => {
     expect(acceptsJsonAndEventStream(accept)).toBe(true);
   });
 
-  it.each([undefined, '', 'application/json', 'text/event-stream', 'application/json, text/event-stream;q=0', 'text/html, application/xml'])('refuses %p', (accept) => {
+  it.each([
+    undefined,
+    '',
+    'application/json',
+    'text/event-stream',
+    'application/json, text/event-stream;q=0',
+    'text/html, application/xml',
+  ])('refuses %p', (accept) => {
     expect(acceptsJsonAndEventStream(accept)).toBe(false);
   });
 });

@@ -8,7 +8,10 @@ import { createMcpHttpApp, type HttpSettings, type McpMessageHandler } from '../
 import { listen, rawRequest, type Listening } from './listen';
 
 const TOKEN = 'the-static-token-of-this-test-is-long-enough';
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 const SETTINGS: HttpSettings = {
   host: '127.0.0.1',
@@ -65,7 +68,14 @@ describe('createMcpHttpApp', () => {
     server = undefined;
   });
 
-  async function serve(dispatcher: McpMessageHandler, extra: { mountProtected?: (router: Router) => void; mountPublic?: (router: Router) => void; settings?: Partial<HttpSettings> } = {}): Promise<Listening> {
+  async function serve(
+    dispatcher: McpMessageHandler,
+    extra: {
+      mountProtected?: (router: Router) => void;
+      mountPublic?: (router: Router) => void;
+      settings?: Partial<HttpSettings>;
+    } = {},
+  ): Promise<Listening> {
     const app = createMcpHttpApp({
       dispatcher,
       logger,
@@ -81,13 +91,26 @@ describe('createMcpHttpApp', () => {
   it('never dispatches a request whose headers contradict its body', async () => {
     const calls: string[] = [];
     const { baseUrl } = await serve(
-      dispatcherWith({ 'tools/call': async ({ params }) => { calls.push(String(params?.name)); return { body: {} }; } }, logger),
+      dispatcherWith(
+        {
+          'tools/call': async ({ params }) => {
+            calls.push(String(params?.name));
+            return { body: {} };
+          },
+        },
+        logger,
+      ),
     );
 
     const response = await fetch(`${baseUrl}/mcp`, {
       method: 'POST',
       headers: modernHeaders('tools/call', { 'Mcp-Name': 'harmless_tool' }),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dangerous_tool', _meta: META } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'dangerous_tool', _meta: META },
+      }),
     });
 
     expect(response.status).toBe(400);
@@ -129,7 +152,16 @@ describe('createMcpHttpApp', () => {
   });
 
   it('answers an internal error with HTTP 500 and -32603, without details', async () => {
-    const { baseUrl } = await serve(dispatcherWith({ 'tools/list': async () => { throw new Error('disk on fire'); } }, logger));
+    const { baseUrl } = await serve(
+      dispatcherWith(
+        {
+          'tools/list': async () => {
+            throw new Error('disk on fire');
+          },
+        },
+        logger,
+      ),
+    );
 
     const response = await fetch(`${baseUrl}/mcp`, {
       method: 'POST',
@@ -138,11 +170,19 @@ describe('createMcpHttpApp', () => {
     });
 
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 'x', error: { code: -32603, message: 'Internal error' } });
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 'x',
+      error: { code: -32603, message: 'Internal error' },
+    });
   });
 
   it('answers 500 -32603 when the dispatcher itself throws, and logs it', async () => {
-    const broken: McpMessageHandler = { dispatch: async () => { throw new Error('broken dispatcher'); } };
+    const broken: McpMessageHandler = {
+      dispatch: async () => {
+        throw new Error('broken dispatcher');
+      },
+    };
     const { baseUrl } = await serve(broken);
 
     const response = await fetch(`${baseUrl}/mcp`, {
@@ -152,7 +192,11 @@ describe('createMcpHttpApp', () => {
     });
 
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: 'Internal error' },
+    });
     expect(logger.errors).toEqual(['http request failed']);
   });
 
@@ -162,7 +206,10 @@ describe('createMcpHttpApp', () => {
     it('serves /health before every guard (forged Origin and Host, no token)', async () => {
       const { port } = await serve(idle());
 
-      const response = await rawRequest(port, { path: '/health', headers: { Host: 'evil.example', Origin: 'https://evil.example' } });
+      const response = await rawRequest(port, {
+        path: '/health',
+        headers: { Host: 'evil.example', Origin: 'https://evil.example' },
+      });
 
       expect(response.status).toBe(200);
       expect(JSON.parse(response.body)).toEqual({ status: 'ok', name: 'term-mcp', version: '0.0.0-test' });
@@ -171,7 +218,11 @@ describe('createMcpHttpApp', () => {
     it('checks the Origin before authentication', async () => {
       const { baseUrl } = await serve(idle());
 
-      const response = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { Origin: 'https://evil.example' }, body: '{}' });
+      const response = await fetch(`${baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { Origin: 'https://evil.example' },
+        body: '{}',
+      });
 
       expect(response.status).toBe(403);
     });
@@ -195,8 +246,14 @@ describe('createMcpHttpApp', () => {
 
     it('mounts public routes before auth and protected routes after it, with the principal', async () => {
       const { baseUrl } = await serve(idle(), {
-        mountPublic: (router) => router.get('/ui', (_req, res) => { res.send('ui'); }),
-        mountProtected: (router) => router.get('/sessions', (_req, res) => { res.json({ principal: res.locals.principal as unknown }); }),
+        mountPublic: (router) =>
+          router.get('/ui', (_req, res) => {
+            res.send('ui');
+          }),
+        mountProtected: (router) =>
+          router.get('/sessions', (_req, res) => {
+            res.json({ principal: res.locals.principal as unknown });
+          }),
       });
 
       expect((await fetch(`${baseUrl}/ui`)).status).toBe(200);
@@ -207,7 +264,11 @@ describe('createMcpHttpApp', () => {
 
     it('serves the protected resource metadata without a token when JWTs are configured', async () => {
       const { baseUrl } = await serve(idle(), {
-        settings: { jwtSecret: 'a-jwt-secret-that-is-longer-than-thirty-two', jwtIssuer: 'https://issuer.example', jwtAudience: 'term-mcp' },
+        settings: {
+          jwtSecret: 'a-jwt-secret-that-is-longer-than-thirty-two',
+          jwtIssuer: 'https://issuer.example',
+          jwtAudience: 'term-mcp',
+        },
       });
 
       const response = await fetch(`${baseUrl}/.well-known/oauth-protected-resource`);

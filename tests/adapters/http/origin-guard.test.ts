@@ -47,7 +47,11 @@ describe('originGuard', () => {
     const response = await fetch(`${baseUrl}/mcp`, { headers: { Origin: 'https://evil.example' } });
 
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Forbidden: Origin is not allowed' } });
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Forbidden: Origin is not allowed' },
+    });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -92,11 +96,15 @@ describe('originGuard', () => {
 
   it('refuses a wildcard in ALLOWED_ORIGINS at start-up', () => {
     expect(() => originGuard({ host: '127.0.0.1', allowedOrigins: ['*'] })).toThrow(ConfigurationError);
-    expect(() => originGuard({ host: '127.0.0.1', allowedOrigins: ['https://*.example.com'] })).toThrow(/ALLOWED_ORIGINS/);
+    expect(() => originGuard({ host: '127.0.0.1', allowedOrigins: ['https://*.example.com'] })).toThrow(
+      /ALLOWED_ORIGINS/,
+    );
   });
 
   it('refuses an ALLOWED_ORIGINS entry that is not an http(s) origin', () => {
-    expect(() => originGuard({ host: '127.0.0.1', allowedOrigins: ['not a url'] })).toThrow(/ALLOWED_ORIGINS: not an http\(s\) origin/);
+    expect(() => originGuard({ host: '127.0.0.1', allowedOrigins: ['not a url'] })).toThrow(
+      /ALLOWED_ORIGINS: not an http\(s\) origin/,
+    );
   });
 
   describe('Host header on a loopback bind (DNS rebinding)', () => {
@@ -106,7 +114,11 @@ describe('originGuard', () => {
       const response = await rawRequest(port, { path: '/mcp', headers: { Host: `evil.example:${port}` } });
 
       expect(response.status).toBe(403);
-      expect(JSON.parse(response.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Forbidden: the Host header does not name this server' } });
+      expect(JSON.parse(response.body)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Forbidden: the Host header does not name this server' },
+      });
     });
 
     it('refuses a Host header that smuggles userinfo', async () => {

@@ -33,7 +33,10 @@ describe('rate limits', () => {
   });
 
   async function hit(token?: string): Promise<Response> {
-    return fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    return fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    });
   }
 
   it('answers 429 with Retry-After, draft-8 RateLimit headers and a JSON-RPC error once a principal spent its budget', async () => {

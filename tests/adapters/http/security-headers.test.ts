@@ -23,7 +23,7 @@ describe('securityHeaders', () => {
 
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(response.headers.get('content-security-policy')).not.toContain('unsafe-inline\'; script');
+    expect(response.headers.get('content-security-policy')).not.toContain("unsafe-inline'; script");
     expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
   });

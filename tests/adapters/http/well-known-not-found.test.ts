@@ -20,17 +20,23 @@ describe('wellKnownNotFound', () => {
     return server;
   }
 
-  it.each(['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource/mcp', '/mcp/.well-known/openid-configuration', '/.WELL-KNOWN/openid-configuration'])(
-    'answers %s with a JSON-RPC shaped 404',
-    async (path) => {
-      const { baseUrl } = await serve();
+  it.each([
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/oauth-protected-resource/mcp',
+    '/mcp/.well-known/openid-configuration',
+    '/.WELL-KNOWN/openid-configuration',
+  ])('answers %s with a JSON-RPC shaped 404', async (path) => {
+    const { baseUrl } = await serve();
 
-      const response = await fetch(`${baseUrl}${path}`);
+    const response = await fetch(`${baseUrl}${path}`);
 
-      expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Not Found: this server publishes no such discovery document' } });
-    },
-  );
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Not Found: this server publishes no such discovery document' },
+    });
+  });
 
   it.each(['/mcp', '/well-known', '/a.well-known/x', '/sessions'])('passes %s on to the next handler', async (path) => {
     const { baseUrl } = await serve();

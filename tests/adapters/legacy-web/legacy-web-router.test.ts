@@ -50,8 +50,14 @@ describe('createLegacyWebRouter (standalone, real sessions)', () => {
 
   function expectDeprecated(response: Response | http.IncomingMessage): void {
     const header = (name: string): string | null =>
-      response instanceof Response ? response.headers.get(name) : ((response.headers[name] as string | undefined) ?? null);
-    expect([header('deprecation'), header('sunset'), header('link')]).toEqual(['true', DEPRECATION.sunset, '</docs/compatibility.md>; rel="deprecation"']);
+      response instanceof Response
+        ? response.headers.get(name)
+        : ((response.headers[name] as string | undefined) ?? null);
+    expect([header('deprecation'), header('sunset'), header('link')]).toEqual([
+      'true',
+      DEPRECATION.sunset,
+      '</docs/compatibility.md>; rel="deprecation"',
+    ]);
   }
 
   afterEach(async () => {
@@ -67,7 +73,7 @@ describe('createLegacyWebRouter (standalone, real sessions)', () => {
     workspace.remove();
   });
 
-  it('creates and closes sessions, forgetting the closed session\'s chat, each answer deprecated', async () => {
+  it("creates and closes sessions, forgetting the closed session's chat, each answer deprecated", async () => {
     const app = express();
     app.use(createLegacyWebRouter(options()));
     const base = await serve(app);

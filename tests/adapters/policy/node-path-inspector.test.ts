@@ -32,41 +32,71 @@ describe('NodePathInspector', () => {
       isDirectory: false,
       viaSymlink: false,
     });
-    expect(inspector.resolve(path.join(root, 'src'), path.join(root, 'src', 'deep'))).toMatchObject({ inside: true, isDirectory: true });
+    expect(inspector.resolve(path.join(root, 'src'), path.join(root, 'src', 'deep'))).toMatchObject({
+      inside: true,
+      isDirectory: true,
+    });
     expect(inspector.resolve(root, '')).toMatchObject({ absolute: root, inside: true, isDirectory: true });
   });
 
   it('treats missing paths below the root as inside, and .. out of the root as outside', () => {
-    expect(inspector.resolve(root, 'new/dir/file')).toMatchObject({ absolute: path.join(root, 'new', 'dir', 'file'), inside: true, exists: false });
-    expect(inspector.resolve(root, '../outside.txt')).toMatchObject({ absolute: path.join(base, 'outside.txt'), inside: false, exists: true });
+    expect(inspector.resolve(root, 'new/dir/file')).toMatchObject({
+      absolute: path.join(root, 'new', 'dir', 'file'),
+      inside: true,
+      exists: false,
+    });
+    expect(inspector.resolve(root, '../outside.txt')).toMatchObject({
+      absolute: path.join(base, 'outside.txt'),
+      inside: false,
+      exists: true,
+    });
     expect(inspector.resolve(root, 'src/../..')).toMatchObject({ absolute: base, inside: false });
   });
 
   it('says a prefix sibling of the root is outside', () => {
-    expect(inspector.resolve(root, '../ws-evil/x')).toMatchObject({ absolute: path.join(base, 'ws-evil', 'x'), inside: false });
+    expect(inspector.resolve(root, '../ws-evil/x')).toMatchObject({
+      absolute: path.join(base, 'ws-evil', 'x'),
+      inside: false,
+    });
     expect(inspector.resolve(root, path.join(base, 'ws-evil'))).toMatchObject({ inside: false });
   });
 
   it('follows a symlink that points out of the workspace', () => {
     fs.symlinkSync(base, path.join(root, 'up'));
-    expect(inspector.resolve(root, 'up/outside.txt')).toMatchObject({ absolute: path.join(base, 'outside.txt'), inside: false, viaSymlink: true });
+    expect(inspector.resolve(root, 'up/outside.txt')).toMatchObject({
+      absolute: path.join(base, 'outside.txt'),
+      inside: false,
+      viaSymlink: true,
+    });
     expect(inspector.resolve(root, 'up')).toMatchObject({ absolute: base, inside: false, isDirectory: true });
   });
 
   it('applies .. after following a symlink, like the kernel', () => {
     fs.symlinkSync(path.join(base, 'ws-evil'), path.join(root, 'evil-dir'));
     // Lexically `evil-dir/../src` is `<root>/src`; the kernel lands in `<base>/src`.
-    expect(inspector.resolve(root, 'evil-dir/../outside.txt')).toMatchObject({ absolute: path.join(base, 'outside.txt'), inside: false });
+    expect(inspector.resolve(root, 'evil-dir/../outside.txt')).toMatchObject({
+      absolute: path.join(base, 'outside.txt'),
+      inside: false,
+    });
   });
 
   it('follows a dangling symlink to where a write would create the file', () => {
     fs.symlinkSync(path.join(base, 'created-later'), path.join(root, 'dangling'));
-    expect(inspector.resolve(root, 'dangling')).toMatchObject({ absolute: path.join(base, 'created-later'), inside: false, exists: false, viaSymlink: true });
+    expect(inspector.resolve(root, 'dangling')).toMatchObject({
+      absolute: path.join(base, 'created-later'),
+      inside: false,
+      exists: false,
+      viaSymlink: true,
+    });
   });
 
   it('keeps relative symlinks that stay inside the workspace inside', () => {
     fs.symlinkSync('src', path.join(root, 'alias'));
-    expect(inspector.resolve(root, 'alias/a.txt')).toMatchObject({ absolute: path.join(root, 'src', 'a.txt'), inside: true, viaSymlink: true });
+    expect(inspector.resolve(root, 'alias/a.txt')).toMatchObject({
+      absolute: path.join(root, 'src', 'a.txt'),
+      inside: true,
+      viaSymlink: true,
+    });
   });
 
   it('answers outside for a symlink loop', () => {
@@ -80,7 +110,10 @@ describe('NodePathInspector', () => {
     fs.symlinkSync(root, alias);
     const viaAlias = new NodePathInspector(alias);
     expect(viaAlias.root).toBe(root);
-    expect(viaAlias.resolve(alias, 'src/a.txt')).toMatchObject({ absolute: path.join(root, 'src', 'a.txt'), inside: true });
+    expect(viaAlias.resolve(alias, 'src/a.txt')).toMatchObject({
+      absolute: path.join(root, 'src', 'a.txt'),
+      inside: true,
+    });
     expect(new NodePathInspector(path.relative(process.cwd(), root)).root).toBe(root);
   });
 
@@ -100,7 +133,9 @@ describe('NodePathInspector', () => {
 
   it('skips trusted entries that resolve into the workspace', () => {
     const inUsrBin = new NodePathInspector('/usr');
-    expect(inUsrBin.findExecutable('ls')).toBe(fs.existsSync('/bin/ls') && !fs.realpathSync('/bin/ls').startsWith('/usr/') ? '/bin/ls' : null);
+    expect(inUsrBin.findExecutable('ls')).toBe(
+      fs.existsSync('/bin/ls') && !fs.realpathSync('/bin/ls').startsWith('/usr/') ? '/bin/ls' : null,
+    );
   });
 });
 
@@ -114,7 +149,8 @@ describe('NodePathInspector snapshot: what one evaluation has read is read once'
       const lstat = jest.spyOn(fs, 'lstatSync');
       try {
         const snapshot = inspector.snapshot();
-        for (let index = 0; index < 50; index += 1) expect(snapshot.resolve(base, `deep/link/f${index}`).inside).toBe(true);
+        for (let index = 0; index < 50; index += 1)
+          expect(snapshot.resolve(base, `deep/link/f${index}`).inside).toBe(true);
         const components = base.split('/').length - 1;
         // Each shared component (the root's, deep, link, er) once, then one per distinct file.
         expect(lstat.mock.calls.length).toBeLessThanOrEqual(components + 3 + 50);

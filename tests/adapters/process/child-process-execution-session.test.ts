@@ -24,11 +24,20 @@ const unconfined = new UnconfinedLaunch();
 type SessionOptions = Partial<ConstructorParameters<typeof ChildProcessSessionFactory>[0]>;
 
 function openSession(options: SessionOptions = {}): ExecutionSession {
-  return new ChildProcessSessionFactory({ killGraceMs: 200, confinement: sandboxFor(workspace), ...options }).create({ id: 'session-1', cwd: workspace });
+  return new ChildProcessSessionFactory({ killGraceMs: 200, confinement: sandboxFor(workspace), ...options }).create({
+    id: 'session-1',
+    cwd: workspace,
+  });
 }
 
 function argv(args: string[], limits: Partial<CommandLaunch> = {}): CommandLaunch {
-  return { launch: { kind: 'argv', argv: args }, cwd: workspace, timeoutMs: 10_000, maxOutputBytes: 1_000_000, ...limits };
+  return {
+    launch: { kind: 'argv', argv: args },
+    cwd: workspace,
+    timeoutMs: 10_000,
+    maxOutputBytes: 1_000_000,
+    ...limits,
+  };
 }
 
 function shell(script: string, limits: Partial<CommandLaunch> = {}): CommandLaunch {
@@ -48,7 +57,13 @@ async function startGroupWithBackgroundMember(limits: Partial<CommandLaunch> = {
   await waitFor(() => stdoutOf(command).split('\n').length === 3, 'both pids on stdout');
   // The command runs in its own PID namespace: the pids it prints are translated to the host's.
   const leader = command.pid ?? 0;
-  return { command, pids: stdoutOf(command).trim().split('\n').map((pid) => hostPidOf(Number(pid), leader)) };
+  return {
+    command,
+    pids: stdoutOf(command)
+      .trim()
+      .split('\n')
+      .map((pid) => hostPidOf(Number(pid), leader)),
+  };
 }
 
 beforeEach(() => {
@@ -100,7 +115,10 @@ describe('ChildProcessExecutionSession', () => {
   });
 
   it('keeps exactly maxOutputBytes, flags the truncation and keeps draining so the process ends', async () => {
-    const command = session.start(argv(['/usr/bin/head', '-c', '200000', '/dev/zero'], { maxOutputBytes: 1000 }), 'head');
+    const command = session.start(
+      argv(['/usr/bin/head', '-c', '200000', '/dev/zero'], { maxOutputBytes: 1000 }),
+      'head',
+    );
     const outcome = await command.finished();
 
     expect(outcome).toMatchObject({ status: 'succeeded', exitCode: 0, truncated: true });
@@ -111,7 +129,10 @@ describe('ChildProcessExecutionSession', () => {
 
   it('captures a 20 MB stream whole and reads it back in slices', async () => {
     const size = 20_000_000;
-    const command = session.start(argv(['/usr/bin/head', '-c', String(size), '/dev/zero'], { maxOutputBytes: size }), 'big');
+    const command = session.start(
+      argv(['/usr/bin/head', '-c', String(size), '/dev/zero'], { maxOutputBytes: size }),
+      'big',
+    );
     await command.finished();
 
     let chunk = command.read('stdout', 0, 1_048_576);
@@ -146,11 +167,17 @@ describe('ChildProcessExecutionSession', () => {
 
     // The sandbox starts; the exec inside it fails (prlimit reports it and exits 127, like a shell).
     expect(outcome).toMatchObject({ status: 'failed', exitCode: 127, signal: null });
-    expect(command.read('stderr', 0, 1000)).toMatchObject({ text: expect.stringContaining('No such file or directory'), complete: true });
+    expect(command.read('stderr', 0, 1000)).toMatchObject({
+      text: expect.stringContaining('No such file or directory'),
+      complete: true,
+    });
   });
 
   it('reports a launcher that cannot be spawned as failed with the spawn error on stderr', async () => {
-    const broken = new ChildProcessSessionFactory({ confinement: unconfined }).create({ id: 'session-2', cwd: workspace });
+    const broken = new ChildProcessSessionFactory({ confinement: unconfined }).create({
+      id: 'session-2',
+      cwd: workspace,
+    });
     const command = broken.start(argv(['/nonexistent/tool', '--help']), 'tool');
     const outcome = await command.finished();
 
@@ -177,7 +204,10 @@ describe('ChildProcessExecutionSession', () => {
   });
 
   it('escalates to SIGKILL when the launcher ignores SIGTERM (unsandboxed)', async () => {
-    const plain = new ChildProcessSessionFactory({ killGraceMs: 200, confinement: unconfined }).create({ id: 'session-2', cwd: workspace });
+    const plain = new ChildProcessSessionFactory({ killGraceMs: 200, confinement: unconfined }).create({
+      id: 'session-2',
+      cwd: workspace,
+    });
     const command = plain.start(shell("trap '' TERM; echo $$; sleep 30", { timeoutMs: 300 }), 'stubborn');
     await waitFor(() => stdoutOf(command) !== '', 'the pid on stdout');
     const pid = Number(stdoutOf(command).trim());
@@ -188,9 +218,15 @@ describe('ChildProcessExecutionSession', () => {
   });
 
   it('kills background members as soon as the leader exits (the PID namespace ends with it)', async () => {
-    const command = session.start(shell('sleep 30 & echo $!; setsid sleep 31 & echo $!; sleep 0.3'), 'background sleeps');
+    const command = session.start(
+      shell('sleep 30 & echo $!; setsid sleep 31 & echo $!; sleep 0.3'),
+      'background sleeps',
+    );
     await waitFor(() => stdoutOf(command).split('\n').length === 3, 'both pids on stdout');
-    const pids = stdoutOf(command).trim().split('\n').map((pid) => hostPidOf(Number(pid), command.pid ?? 0));
+    const pids = stdoutOf(command)
+      .trim()
+      .split('\n')
+      .map((pid) => hostPidOf(Number(pid), command.pid ?? 0));
     expect(pids.every(isAlive)).toBe(true);
 
     expect(await command.finished()).toMatchObject({ status: 'succeeded', exitCode: 0 });
@@ -309,7 +345,10 @@ describe('ChildProcessExecutionSession', () => {
   });
 
   it('finishes when the leader exits, yet still kills background members on close (unsandboxed)', async () => {
-    const plain = new ChildProcessSessionFactory({ killGraceMs: 200, confinement: unconfined }).create({ id: 'session-2', cwd: workspace });
+    const plain = new ChildProcessSessionFactory({ killGraceMs: 200, confinement: unconfined }).create({
+      id: 'session-2',
+      cwd: workspace,
+    });
     const command = plain.start(shell('sleep 30 & echo $!'), 'background sleep');
     const outcome = await command.finished();
     const backgroundPid = Number(stdoutOf(command).trim());
@@ -325,9 +364,7 @@ describe('ChildProcessExecutionSession', () => {
   it('refuses a second command while one runs, and accepts it once the first ended', async () => {
     const first = session.start(argv(['/bin/sleep', '30']), 'sleep 30');
 
-    expect(() => session.start(argv(['/bin/true']), 'true')).toThrow(
-      new ProcessLimitReached(1).message,
-    );
+    expect(() => session.start(argv(['/bin/true']), 'true')).toThrow(new ProcessLimitReached(1).message);
     first.cancel();
     await first.finished();
     const second = session.start(argv(['/bin/true']), 'true');
@@ -355,7 +392,12 @@ describe('ChildProcessExecutionSession', () => {
     const command = session.start(shell('echo hi; echo oops >&2'), 'echo hi');
     expect(await command.finished()).toMatchObject({ status: 'succeeded' });
 
-    expect(events[0]).toMatchObject({ type: 'command_started', sessionId: 'session-1', commandId: command.id, command: 'echo hi' });
+    expect(events[0]).toMatchObject({
+      type: 'command_started',
+      sessionId: 'session-1',
+      commandId: command.id,
+      command: 'echo hi',
+    });
     expect(events.at(-1)).toMatchObject({ type: 'command_finished', outcome: { status: 'succeeded' } });
     const output = (stream: string): string =>
       events.map((event) => (event.type === 'output' && event.stream === stream ? event.text : '')).join('');

@@ -36,7 +36,11 @@ export async function waitFor(condition: () => boolean, description: string, tim
 function statusField(pid: string, field: string): string | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return status.split('\n').find((line) => line.startsWith(`${field}:`))?.slice(field.length + 1).trim();
+    return status
+      .split('\n')
+      .find((line) => line.startsWith(`${field}:`))
+      ?.slice(field.length + 1)
+      .trim();
   } catch {
     return undefined;
   }

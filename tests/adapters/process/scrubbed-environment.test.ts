@@ -40,7 +40,13 @@ describe('scrubEnvironment', () => {
   it('takes the non-interactive values it is given, but never lets them replace PATH, HOME or the git isolation', () => {
     const nonInteractive = { ...NON_INTERACTIVE_ENVIRONMENT, PAGER: 'less -FRX', EDITOR: 'ed' };
     const environment = scrubEnvironment({ PAGER: 'more' }, '/work/project', '/work/project', nonInteractive);
-    expect(environment).toMatchObject({ PAGER: 'less -FRX', EDITOR: 'ed', GIT_EDITOR: 'true', PATH: TRUSTED_PATH, HOME: '/work/project' });
+    expect(environment).toMatchObject({
+      PAGER: 'less -FRX',
+      EDITOR: 'ed',
+      GIT_EDITOR: 'true',
+      PATH: TRUSTED_PATH,
+      HOME: '/work/project',
+    });
   });
 
   it('copies locale, terminal and temp settings only when the server has them', () => {
@@ -56,7 +62,8 @@ describe('scrubEnvironment', () => {
       execFileSync('git', ['init', '-q', parent]);
       const workspace = path.join(parent, 'ws');
       mkdirSync(workspace);
-      const run = (env: Record<string, string>) => spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: workspace, env, encoding: 'utf8' });
+      const run = (env: Record<string, string>) =>
+        spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: workspace, env, encoding: 'utf8' });
       expect(run({ PATH: TRUSTED_PATH }).status).toBe(0);
       const isolated = run(scrubEnvironment({}, workspace, workspace));
       expect(isolated.status).not.toBe(0);

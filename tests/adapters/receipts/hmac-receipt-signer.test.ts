@@ -13,7 +13,15 @@ const RECEIPT: UnsignedReceipt = {
   mode: 'inspect',
   risk: 'low',
   approved: true,
-  policy: { allowed: true, risk: 'low', requires_approval: false, reasons: ['read-only command'], argv: ['/usr/bin/echo', 'héllo'], verdict: 'allow', matched_rule: 'read_only_command' },
+  policy: {
+    allowed: true,
+    risk: 'low',
+    requires_approval: false,
+    reasons: ['read-only command'],
+    argv: ['/usr/bin/echo', 'héllo'],
+    verdict: 'allow',
+    matched_rule: 'read_only_command',
+  },
   status: 'succeeded',
   started_at: '2026-01-01T00:00:00.000Z',
   finished_at: '2026-01-01T00:00:00.010Z',
@@ -59,7 +67,9 @@ describe('HmacReceiptSigner', () => {
     const { confinement: _dropped, ...withoutConfinement } = signed;
     expect(signer.verify(withoutConfinement)).toBe(false);
     // An absent (or undefined) field is not part of the payload: the seed's signature, unchanged.
-    expect(signer.sign({ ...RECEIPT, confinement: undefined }).signature).toBe('4923cb8686e0f53be012587a1941e92f0356fafecd15eee271287071ea5a02f6');
+    expect(signer.sign({ ...RECEIPT, confinement: undefined }).signature).toBe(
+      '4923cb8686e0f53be012587a1941e92f0356fafecd15eee271287071ea5a02f6',
+    );
   });
 
   test('a receipt signed with another key does not verify', () => {

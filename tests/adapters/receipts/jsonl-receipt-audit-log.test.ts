@@ -24,7 +24,9 @@ describe('JsonlReceiptAuditLog', () => {
     const log = new JsonlReceiptAuditLog(file);
     await Promise.all([log.append(receipt('a')), log.append(receipt('b')), log.append(receipt('c'))]);
     const text = readFileSync(file, 'utf8');
-    expect(text).toBe(`${JSON.stringify(receipt('a'))}\n${JSON.stringify(receipt('b'))}\n${JSON.stringify(receipt('c'))}\n`);
+    expect(text).toBe(
+      `${JSON.stringify(receipt('a'))}\n${JSON.stringify(receipt('b'))}\n${JSON.stringify(receipt('c'))}\n`,
+    );
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
@@ -38,7 +40,7 @@ describe('JsonlReceiptAuditLog', () => {
     expect(readFileSync(path.join(parent, 'receipts.jsonl'), 'utf8')).toBe(`${JSON.stringify(receipt('y'))}\n`);
   });
 
-  test('never writes through a link put in the log file\'s place (a shell rc file, say)', async () => {
+  test("never writes through a link put in the log file's place (a shell rc file, say)", async () => {
     const target = path.join(directory.root, 'bashrc');
     writeFileSync(target, '# mine\n');
     const file = path.join(directory.root, 'audit.jsonl');

@@ -16,7 +16,8 @@ describe('walkBreadthFirst', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  const names = (walk: Iterable<{ full: string }>): string[] => [...walk].map(({ full }) => path.relative(root, full)).sort();
+  const names = (walk: Iterable<{ full: string }>): string[] =>
+    [...walk].map(({ full }) => path.relative(root, full)).sort();
 
   test('yields every entry breadth first, never through a link, and not into refused directories', () => {
     const seen = names(walkBreadthFirst(root, ({ entry }) => entry.name !== 'skip', 100));
@@ -29,7 +30,9 @@ describe('walkBreadthFirst', () => {
   });
 
   test('gives each entry the depth of the directory that holds it', () => {
-    const depths = Object.fromEntries([...walkBreadthFirst(root, () => true, 100)].map(({ full, depth }) => [path.relative(root, full), depth]));
+    const depths = Object.fromEntries(
+      [...walkBreadthFirst(root, () => true, 100)].map(({ full, depth }) => [path.relative(root, full), depth]),
+    );
     expect(depths).toMatchObject({ a: 0, 'a/b': 1, 'a/b/c': 2, 'a/b/c/deep.txt': 3 });
   });
 });

@@ -18,7 +18,10 @@ function shell(script: string): CommandLaunch {
 }
 
 function sessionWith(confinement: ReturnType<typeof sandboxFor>): ExecutionSession {
-  const session = new ChildProcessSessionFactory({ confinement, killGraceMs: 200 }).create({ id: `s${sessions.length}`, cwd: workspace });
+  const session = new ChildProcessSessionFactory({ confinement, killGraceMs: 200 }).create({
+    id: `s${sessions.length}`,
+    cwd: workspace,
+  });
   sessions.push(session);
   return session;
 }
@@ -35,8 +38,14 @@ afterEach(async () => {
 describe('BubblewrapConfinement', () => {
   it('refuses to confine when bubblewrap is missing, saying why and how to fix it', () => {
     const confinement = sandboxFor(workspace, { bwrapPath: path.join(workspace, 'no-bwrap') });
-    expect(confinement.readiness()).toMatchObject({ ready: false, reason: expect.stringContaining('not found'), fix: expect.stringContaining('apt-get install bubblewrap') });
-    expect(() => confinement.confine({ launch: { kind: 'argv', argv: ['/bin/true'] }, cwd: workspace, environment: {} })).toThrow(SandboxUnavailable);
+    expect(confinement.readiness()).toMatchObject({
+      ready: false,
+      reason: expect.stringContaining('not found'),
+      fix: expect.stringContaining('apt-get install bubblewrap'),
+    });
+    expect(() =>
+      confinement.confine({ launch: { kind: 'argv', argv: ['/bin/true'] }, cwd: workspace, environment: {} }),
+    ).toThrow(SandboxUnavailable);
     expect(() => sessionWith(confinement).start(shell('true'), 'true')).toThrow(SandboxUnavailable);
   });
 
@@ -73,7 +82,11 @@ describe('BubblewrapConfinement', () => {
     await command.finished();
     expect(existsSync(path.join(workspace, 'allowed.txt'))).toBe(true);
     expect(existsSync(path.join(workspace, '.git', 'hooks', 'post-checkout'))).toBe(false);
-    expect(execFileSync('cat', [path.join(workspace, '.git', 'config'), path.join(workspace, '.bashrc')], { encoding: 'utf8' })).toBe('[core]\n# mine\n');
+    expect(
+      execFileSync('cat', [path.join(workspace, '.git', 'config'), path.join(workspace, '.bashrc')], {
+        encoding: 'utf8',
+      }),
+    ).toBe('[core]\n# mine\n');
   });
 
   it('hides files and directories, but not a path that holds the workspace (the server run from its checkout)', () => {
@@ -85,14 +98,27 @@ describe('BubblewrapConfinement', () => {
       workspaceRoot: workspace,
       workspaceWritable: false,
       network: 'off',
-      hiddenPaths: [path.dirname(workspace), path.join(workspace, 'secret'), path.join(workspace, 'private'), path.join(workspace, 'absent')],
+      hiddenPaths: [
+        path.dirname(workspace),
+        path.join(workspace, 'secret'),
+        path.join(workspace, 'private'),
+        path.join(workspace, 'absent'),
+      ],
       hiddenHomes: [],
       homeAllowList: [],
       rootOnlyReadable: [],
       seccompProgram: undefined,
       limits: TEST_LIMITS,
     });
-    expect(args).toEqual(['--ro-bind', '/dev/null', path.join(workspace, 'secret'), '--tmpfs', path.join(workspace, 'private'), '--remount-ro', path.join(workspace, 'private')]);
+    expect(args).toEqual([
+      '--ro-bind',
+      '/dev/null',
+      path.join(workspace, 'secret'),
+      '--tmpfs',
+      path.join(workspace, 'private'),
+      '--remount-ro',
+      path.join(workspace, 'private'),
+    ]);
   });
 });
 
@@ -121,7 +147,19 @@ describe('root-only masks', () => {
       seccompProgram: undefined,
       limits: TEST_LIMITS,
     });
-    expect(args).toEqual(['--perms', '0755', '--size', String(1024 * 1024), '--tmpfs', kept, '--remount-ro', kept, '--ro-bind', '/dev/null', keptFile]);
+    expect(args).toEqual([
+      '--perms',
+      '0755',
+      '--size',
+      String(1024 * 1024),
+      '--tmpfs',
+      kept,
+      '--remount-ro',
+      kept,
+      '--ro-bind',
+      '/dev/null',
+      keptFile,
+    ]);
   });
 });
 
@@ -130,7 +168,9 @@ describe('PROTECTED_CONFIGURATION', () => {
     const script =
       "import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js').then((m) => " +
       'console.log(JSON.stringify([...m.DANGEROUS_FILES, ...m.getDangerousDirectories()])))';
-    const fromLibrary = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' })) as string[];
+    const fromLibrary = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' }),
+    ) as string[];
     expect([...PROTECTED_CONFIGURATION]).toEqual(fromLibrary);
   });
 });

@@ -37,12 +37,25 @@ function filtered(overrides: Partial<FilteredNetwork> = {}): FilteredNetwork {
   };
 }
 
-async function run(script: string, network: FilteredNetwork | 'off' = filtered()): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  const session = new ChildProcessSessionFactory({ confinement: sandboxFor(workspace, { network }), killGraceMs: 200 }).create({ id: `s${sessions.length}`, cwd: workspace });
+async function run(
+  script: string,
+  network: FilteredNetwork | 'off' = filtered(),
+): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const session = new ChildProcessSessionFactory({
+    confinement: sandboxFor(workspace, { network }),
+    killGraceMs: 200,
+  }).create({ id: `s${sessions.length}`, cwd: workspace });
   sessions.push(session);
-  const command = session.start({ launch: { kind: 'shell', script }, cwd: workspace, timeoutMs: 30_000, maxOutputBytes: 100_000 }, script);
+  const command = session.start(
+    { launch: { kind: 'shell', script }, cwd: workspace, timeoutMs: 30_000, maxOutputBytes: 100_000 },
+    script,
+  );
   const outcome = await command.finished();
-  return { exitCode: outcome.exitCode, stdout: command.read('stdout', 0, 100_000).text, stderr: command.read('stderr', 0, 100_000).text };
+  return {
+    exitCode: outcome.exitCode,
+    stdout: command.read('stdout', 0, 100_000).text,
+    stderr: command.read('stderr', 0, 100_000).text,
+  };
 }
 
 /** Host pids of the socat bridges started for this test's workspace (the bridge runs in the command's directory). */
@@ -51,7 +64,10 @@ function bridgesIn(dir: string): number[] {
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
-        return readlinkSync(`/proc/${pid}/cwd`) === dir && readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/socat\0');
+        return (
+          readlinkSync(`/proc/${pid}/cwd`) === dir &&
+          readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/socat\0')
+        );
       } catch {
         return false; // ended meanwhile, or not ours to read
       }
@@ -97,23 +113,38 @@ afterEach(async () => {
 
 describe('the filtered network in the real sandbox', () => {
   it('reaches an allowed host through the proxy (curl honouring HTTPS_PROXY/HTTP_PROXY), plain and tunnelled', async () => {
-    const result = await run(`curl -sS --max-time 20 http://localhost:${port}/plain && curl -sS --max-time 20 -p http://localhost:${port}/tunnel && echo "$HTTP_PROXY"`);
+    const result = await run(
+      `curl -sS --max-time 20 http://localhost:${port}/plain && curl -sS --max-time 20 -p http://localhost:${port}/tunnel && echo "$HTTP_PROXY"`,
+    );
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(`reached /plain\nreached /tunnel\nhttp://127.0.0.1:3128\n`);
     expect(hits).toEqual(['/plain', '/tunnel']);
   });
 
   it('works whatever the workspace, even /tmp itself (read-only): the socket is bound where no workspace lies', async () => {
-    const session = new ChildProcessSessionFactory({ confinement: sandboxFor('/tmp', { network: filtered(), workspaceWritable: false }), killGraceMs: 200 }).create({ id: 'tmp', cwd: '/tmp' });
+    const session = new ChildProcessSessionFactory({
+      confinement: sandboxFor('/tmp', { network: filtered(), workspaceWritable: false }),
+      killGraceMs: 200,
+    }).create({ id: 'tmp', cwd: '/tmp' });
     sessions.push(session);
-    const command = session.start({ launch: { kind: 'argv', argv: ['/usr/bin/curl', '-sS', '--max-time', '20', `http://localhost:${port}/from-tmp`] }, cwd: '/tmp', timeoutMs: 30_000, maxOutputBytes: 1000 }, 'curl');
+    const command = session.start(
+      {
+        launch: {
+          kind: 'argv',
+          argv: ['/usr/bin/curl', '-sS', '--max-time', '20', `http://localhost:${port}/from-tmp`],
+        },
+        cwd: '/tmp',
+        timeoutMs: 30_000,
+        maxOutputBytes: 1000,
+      },
+      'curl',
+    );
     expect(await command.finished()).toMatchObject({ exitCode: 0 });
     expect(command.read('stdout', 0, 1000).text).toBe('reached /from-tmp\n');
   });
 
   it('speaks CONNECT to the bridge with nothing but the shell (bash /dev/tcp)', async () => {
-    const script =
-      `exec 3<>/dev/tcp/127.0.0.1/3128; printf 'CONNECT localhost:${port} HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\nGET /raw HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3; cat <&3`;
+    const script = `exec 3<>/dev/tcp/127.0.0.1/3128; printf 'CONNECT localhost:${port} HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\nGET /raw HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3; cat <&3`;
     const result = await run(`bash -c '${script.replaceAll("'", "'\\''")}'`);
     expect(result.stdout).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 OK/);
     expect(result.stdout).toContain('reached /raw');
@@ -145,19 +176,34 @@ describe('the filtered network in the real sandbox', () => {
     await proxy.close();
     const launch = { launch: { kind: 'argv' as const, argv: ['/bin/true'] }, cwd: workspace, environment: {} };
     expect(() => stopped.confine(launch)).toThrow(SandboxUnavailable);
-    const noSocat = sandboxFor(workspace, { network: filtered({ socatPath: path.join(workspace, 'no-socat'), proxyReadiness: () => ({ ready: true }) }) });
-    expect(noSocat.readiness()).toMatchObject({ ready: false, reason: expect.stringContaining('socat'), fix: expect.stringContaining('apt-get install socat') });
+    const noSocat = sandboxFor(workspace, {
+      network: filtered({ socatPath: path.join(workspace, 'no-socat'), proxyReadiness: () => ({ ready: true }) }),
+    });
+    expect(noSocat.readiness()).toMatchObject({
+      ready: false,
+      reason: expect.stringContaining('socat'),
+      fix: expect.stringContaining('apt-get install socat'),
+    });
     expect(() => noSocat.confine(launch)).toThrow(SandboxUnavailable);
   });
 
-  it('runs the bridge in the command\'s process group and PID namespace: pause stops it, and it ends with the command', async () => {
-    const session = new ChildProcessSessionFactory({ confinement: sandboxFor(workspace, { network: filtered() }), killGraceMs: 200 }).create({ id: 'bridge', cwd: workspace });
+  it("runs the bridge in the command's process group and PID namespace: pause stops it, and it ends with the command", async () => {
+    const session = new ChildProcessSessionFactory({
+      confinement: sandboxFor(workspace, { network: filtered() }),
+      killGraceMs: 200,
+    }).create({ id: 'bridge', cwd: workspace });
     sessions.push(session);
-    const command = session.start({ launch: { kind: 'argv', argv: ['/bin/sleep', '60'] }, cwd: workspace, timeoutMs: 60_000, maxOutputBytes: 1000 }, 'sleep 60');
+    const command = session.start(
+      { launch: { kind: 'argv', argv: ['/bin/sleep', '60'] }, cwd: workspace, timeoutMs: 60_000, maxOutputBytes: 1000 },
+      'sleep 60',
+    );
     await waitFor(() => bridgesIn(workspace).length > 0, 'the socat bridge to start');
     expect(command.pause()).toBe(true);
     const [bridge] = bridgesIn(workspace);
-    await waitFor(() => /^State:\s+T/m.test(readFileSync(`/proc/${String(bridge)}/status`, 'utf8')), 'the bridge to be stopped with the command');
+    await waitFor(
+      () => /^State:\s+T/m.test(readFileSync(`/proc/${String(bridge)}/status`, 'utf8')),
+      'the bridge to be stopped with the command',
+    );
     expect(command.resume()).toBe(true);
     expect(command.cancel()).toBe(true);
     expect((await command.finished()).status).toBe('cancelled');
@@ -169,7 +215,11 @@ describe('the filtered network in the real sandbox', () => {
   });
 
   it('says what applies: network filtered, with the allowed domains', () => {
-    expect(sandboxFor(workspace, { network: filtered() }).summary()).toMatchObject({ sandbox: 'bubblewrap', network: 'filtered', allowed_domains: ['localhost'] });
+    expect(sandboxFor(workspace, { network: filtered() }).summary()).toMatchObject({
+      sandbox: 'bubblewrap',
+      network: 'filtered',
+      allowed_domains: ['localhost'],
+    });
     expect(sandboxFor(workspace).summary()).not.toHaveProperty('allowed_domains');
   });
 });

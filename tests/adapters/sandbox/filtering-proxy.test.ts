@@ -3,7 +3,11 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { FilteringProxy, MAX_CHANNEL_CONNECTIONS, type ProxyDecision } from '../../../src/adapters/sandbox/filtering-proxy';
+import {
+  FilteringProxy,
+  MAX_CHANNEL_CONNECTIONS,
+  type ProxyDecision,
+} from '../../../src/adapters/sandbox/filtering-proxy';
 import { NetworkAllowlist } from '../../../src/domain/execution/network-allowlist';
 
 /*
@@ -116,16 +120,43 @@ describe('FilteringProxy', () => {
   });
 
   it.each([
-    ['CONNECT to a host not on the list', (port: number) => `CONNECT evil.net:${port} HTTP/1.1\r\nHost: evil.net\r\n\r\n`],
-    ['a plain request to a host not on the list', (port: number) => `GET http://evil.net:${port}/ HTTP/1.1\r\nHost: evil.net\r\nConnection: close\r\n\r\n`],
+    [
+      'CONNECT to a host not on the list',
+      (port: number) => `CONNECT evil.net:${port} HTTP/1.1\r\nHost: evil.net\r\n\r\n`,
+    ],
+    [
+      'a plain request to a host not on the list',
+      (port: number) => `GET http://evil.net:${port}/ HTTP/1.1\r\nHost: evil.net\r\nConnection: close\r\n\r\n`,
+    ],
     ['CONNECT to an IP literal', (port: number) => `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: x\r\n\r\n`],
-    ['a plain request to an IP literal', (port: number) => `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
-    ['a plain request to a numeric spelling of 127.0.0.1', (port: number) => `GET http://2130706433:${port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
-    ['CONNECT to a numeric spelling of 127.0.0.1', (port: number) => `CONNECT 0x7f.1:${port} HTTP/1.1\r\nHost: x\r\n\r\n`],
-    ['an allowed name hiding another host behind @', (port: number) => `GET http://localhost:${port}@evil.net/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
-    ['credentials in an allowed URL', (port: number) => `GET http://user:pw@localhost:${port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
-    ['CONNECT with credentials in the target', (port: number) => `CONNECT localhost@evil.net:${port} HTTP/1.1\r\nHost: x\r\n\r\n`],
-    ['a wildcard-allowed name that resolves to local addresses (DNS rebinding, cloud metadata)', (port: number) => `CONNECT ${REBIND}:${port} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    [
+      'a plain request to an IP literal',
+      (port: number) => `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    ],
+    [
+      'a plain request to a numeric spelling of 127.0.0.1',
+      (port: number) => `GET http://2130706433:${port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    ],
+    [
+      'CONNECT to a numeric spelling of 127.0.0.1',
+      (port: number) => `CONNECT 0x7f.1:${port} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ],
+    [
+      'an allowed name hiding another host behind @',
+      (port: number) => `GET http://localhost:${port}@evil.net/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    ],
+    [
+      'credentials in an allowed URL',
+      (port: number) => `GET http://user:pw@localhost:${port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    ],
+    [
+      'CONNECT with credentials in the target',
+      (port: number) => `CONNECT localhost@evil.net:${port} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ],
+    [
+      'a wildcard-allowed name that resolves to local addresses (DNS rebinding, cloud metadata)',
+      (port: number) => `CONNECT ${REBIND}:${port} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ],
   ])('refuses %s with 403, reaching nothing', async (_what, request) => {
     const answer = await exchange(socketPath, request(destination.port));
     expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
@@ -151,9 +182,19 @@ describe('FilteringProxy', () => {
       expect(viaName).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
       for (const address of own) expect(viaName).toContain(address);
       // localhost is allowed by name, but its port was not opened: loopback stays closed.
-      expect(await exchange(socket, `GET http://localhost:${destination.port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 403 /);
+      expect(
+        await exchange(
+          socket,
+          `GET http://localhost:${destination.port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        ),
+      ).toMatch(/^HTTP\/1\.1 403 /);
       expect(decisions).toEqual([
-        { host: 'own.example.com', port: destination.port, allowed: false, reason: expect.stringContaining('127.0.0.1: not a public address') },
+        {
+          host: 'own.example.com',
+          port: destination.port,
+          allowed: false,
+          reason: expect.stringContaining('127.0.0.1: not a public address'),
+        },
         { host: 'localhost', port: destination.port, allowed: false, reason: expect.stringContaining('127.0.0.1') },
       ]);
       expect(destination.requests).toHaveLength(0);
@@ -162,20 +203,30 @@ describe('FilteringProxy', () => {
     }
   });
 
-  it.each(['[::127.0.0.1]', '[64:ff9b::7f00:1]', '[::ffff:127.0.0.1]', '[64:ff9b:1::a00:1]', '[2002:7f00:1::1]', '127.0.0.1'])(
-    'refuses the allowed IP literal %s (a loopback in another spelling) before any connect',
-    async (literal) => {
-      const literalProxy = new FilteringProxy({ allowlist: new NetworkAllowlist([literal]), onDecision: (decision) => decisions.push(decision) });
-      try {
-        const answer = await exchange(literalProxy.listen(), `CONNECT ${literal}:${destination.port} HTTP/1.1\r\nHost: x\r\n\r\n`);
-        expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
-        expect(decisions).toEqual([expect.objectContaining({ allowed: false })]);
-        expect(destination.requests).toHaveLength(0);
-      } finally {
-        await literalProxy.close();
-      }
-    },
-  );
+  it.each([
+    '[::127.0.0.1]',
+    '[64:ff9b::7f00:1]',
+    '[::ffff:127.0.0.1]',
+    '[64:ff9b:1::a00:1]',
+    '[2002:7f00:1::1]',
+    '127.0.0.1',
+  ])('refuses the allowed IP literal %s (a loopback in another spelling) before any connect', async (literal) => {
+    const literalProxy = new FilteringProxy({
+      allowlist: new NetworkAllowlist([literal]),
+      onDecision: (decision) => decisions.push(decision),
+    });
+    try {
+      const answer = await exchange(
+        literalProxy.listen(),
+        `CONNECT ${literal}:${destination.port} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+      expect(decisions).toEqual([expect.objectContaining({ allowed: false })]);
+      expect(destination.requests).toHaveLength(0);
+    } finally {
+      await literalProxy.close();
+    }
+  });
 
   it('answers 502 when no address of an allowed host answers', async () => {
     const closedPort = await new Promise<number>((resolve) => {
@@ -184,21 +235,38 @@ describe('FilteringProxy', () => {
         probe.close(() => resolve(port));
       });
     });
-    const unreachable = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']), resolve: () => Promise.resolve(['::1', '127.0.0.1']), loopbackPorts: [closedPort] });
+    const unreachable = new FilteringProxy({
+      allowlist: new NetworkAllowlist(['localhost']),
+      resolve: () => Promise.resolve(['::1', '127.0.0.1']),
+      loopbackPorts: [closedPort],
+    });
     try {
       const socket = unreachable.listen();
-      expect(await exchange(socket, `CONNECT localhost:${closedPort} HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(/^HTTP\/1\.1 502 /);
-      expect(await exchange(socket, `GET http://localhost:${closedPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 502 /);
+      expect(await exchange(socket, `CONNECT localhost:${closedPort} HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(
+        /^HTTP\/1\.1 502 /,
+      );
+      expect(
+        await exchange(socket, `GET http://localhost:${closedPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+      ).toMatch(/^HTTP\/1\.1 502 /);
     } finally {
       await unreachable.close();
     }
   });
 
   it('answers 502 for an allowed host that does not resolve, and 400 for requests that are not proxy requests', async () => {
-    expect(await exchange(socketPath, 'CONNECT nowhere.invalid:443 HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^HTTP\/1\.1 502 /);
-    expect(await exchange(socketPath, 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await exchange(socketPath, 'CONNECT nowhere.invalid:443 HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(
+      /^HTTP\/1\.1 502 /,
+    );
+    expect(await exchange(socketPath, 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
     expect(await exchange(socketPath, 'CONNECT localhost HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await exchange(socketPath, `GET https://localhost:${destination.port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    expect(
+      await exchange(
+        socketPath,
+        `GET https://localhost:${destination.port}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      ),
+    ).toMatch(/^HTTP\/1\.1 400 /);
     expect(destination.requests).toHaveLength(0);
   });
 
@@ -219,7 +287,10 @@ describe('FilteringProxy', () => {
         client.on('error', () => resolve());
       });
     }
-    const answer = await exchange(socketPath, `GET http://localhost:${destination.port}/after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const answer = await exchange(
+      socketPath,
+      `GET http://localhost:${destination.port}/after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     expect(answer).toContain('hello from destination /after');
     expect(proxy.readiness()).toEqual({ ready: true });
   });
@@ -232,15 +303,23 @@ describe('FilteringProxy', () => {
       expect(statSync(greedy.socketPath).mode & 0o777).toBe(0o600);
       // Idle connections, as a command that opens 2 000 and sends nothing; each is accepted once it answers nothing.
       for (let index = 0; index < MAX_CHANNEL_CONNECTIONS; index += 1) {
-        idle.push(await new Promise<net.Socket>((resolve, reject) => {
-          const socket = net.connect(greedy.socketPath, () => resolve(socket));
-          socket.on('error', reject);
-        }));
+        idle.push(
+          await new Promise<net.Socket>((resolve, reject) => {
+            const socket = net.connect(greedy.socketPath, () => resolve(socket));
+            socket.on('error', reject);
+          }),
+        );
       }
-      const refused = await exchange(greedy.socketPath, `GET http://localhost:${destination.port}/greedy HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const refused = await exchange(
+        greedy.socketPath,
+        `GET http://localhost:${destination.port}/greedy HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
       expect(refused).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
       expect(refused).toContain(`${String(MAX_CHANNEL_CONNECTIONS)} open connections of this command`);
-      const served = await exchange(other.socketPath, `GET http://localhost:${destination.port}/other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const served = await exchange(
+        other.socketPath,
+        `GET http://localhost:${destination.port}/other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
       expect(served).toContain('hello from destination /other');
       expect(destination.requests.map((request) => request.url)).toEqual(['/other']);
     } finally {
@@ -258,7 +337,10 @@ describe('FilteringProxy', () => {
   });
 
   it('reports that it cannot start, and stays unavailable (fail closed)', () => {
-    const broken = new FilteringProxy({ allowlist: new NetworkAllowlist(['localhost']), parentDir: path.join(os.tmpdir(), 'no-such-dir-for-the-proxy') });
+    const broken = new FilteringProxy({
+      allowlist: new NetworkAllowlist(['localhost']),
+      parentDir: path.join(os.tmpdir(), 'no-such-dir-for-the-proxy'),
+    });
     expect(() => broken.listen()).toThrow();
     expect(broken.readiness()).toMatchObject({ ready: false, reason: expect.stringContaining('could not start') });
   });

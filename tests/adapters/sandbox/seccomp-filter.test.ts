@@ -3,7 +3,12 @@ import { keyringSeccompProgram } from '../../../src/adapters/sandbox/seccomp-fil
 /** Decodes `struct sock_filter[]` (little-endian) back into [code, jt, jf, k]. */
 function decode(program: Uint8Array): number[][] {
   const view = Buffer.from(program);
-  return Array.from({ length: view.length / 8 }, (_, index) => [view.readUInt16LE(index * 8), view[index * 8 + 2] ?? 0, view[index * 8 + 3] ?? 0, view.readUInt32LE(index * 8 + 4)]);
+  return Array.from({ length: view.length / 8 }, (_, index) => [
+    view.readUInt16LE(index * 8),
+    view[index * 8 + 2] ?? 0,
+    view[index * 8 + 3] ?? 0,
+    view.readUInt32LE(index * 8 + 4),
+  ]);
 }
 
 describe('keyringSeccompProgram', () => {
@@ -23,7 +28,11 @@ describe('keyringSeccompProgram', () => {
   });
 
   it('arm64 has its own numbers; an unknown CPU gets no program', () => {
-    expect(decode(keyringSeccompProgram('arm64') ?? new Uint8Array()).slice(3, 6).map((instruction) => instruction[3])).toEqual([217, 218, 219]);
+    expect(
+      decode(keyringSeccompProgram('arm64') ?? new Uint8Array())
+        .slice(3, 6)
+        .map((instruction) => instruction[3]),
+    ).toEqual([217, 218, 219]);
     expect(keyringSeccompProgram('s390x')).toBeUndefined();
   });
 });

@@ -41,10 +41,23 @@ describe('planProtection', () => {
     mkdirSync(path.join(root, 'lib', 'vendor', '.git', 'hooks'), { recursive: true });
     writeFileSync(path.join(root, 'lib', 'vendor', '.git', 'config'), '[core]\n');
     const plan = planProtection(root, findRepositories(root), SOURCES);
-    expect(destinations(plan.pins)).toEqual([path.join(root, 'lib'), path.join(root, 'lib', 'vendor'), path.join(root, 'lib', 'vendor', '.git')]);
-    expect(destinations(plan.binds)).toEqual(expect.arrayContaining([path.join(root, 'lib', 'vendor', '.git', 'config'), path.join(root, 'lib', 'vendor', '.git', 'hooks')]));
-    expect(plan.placeholders).toEqual(expect.arrayContaining([{ path: path.join(root, 'lib', 'vendor', '.git', 'commondir'), kind: 'file' }]));
-    expect(plan.binds.join(' ')).toContain(`${SOURCES.commondir} ${path.join(root, 'lib', 'vendor', '.git', 'commondir')}`);
+    expect(destinations(plan.pins)).toEqual([
+      path.join(root, 'lib'),
+      path.join(root, 'lib', 'vendor'),
+      path.join(root, 'lib', 'vendor', '.git'),
+    ]);
+    expect(destinations(plan.binds)).toEqual(
+      expect.arrayContaining([
+        path.join(root, 'lib', 'vendor', '.git', 'config'),
+        path.join(root, 'lib', 'vendor', '.git', 'hooks'),
+      ]),
+    );
+    expect(plan.placeholders).toEqual(
+      expect.arrayContaining([{ path: path.join(root, 'lib', 'vendor', '.git', 'commondir'), kind: 'file' }]),
+    );
+    expect(plan.binds.join(' ')).toContain(
+      `${SOURCES.commondir} ${path.join(root, 'lib', 'vendor', '.git', 'commondir')}`,
+    );
   });
 
   it('never binds a link: a link out of the workspace is left alone, a link into it protects its target', () => {
@@ -62,11 +75,13 @@ describe('planProtection', () => {
 
   it('holds absent names with placeholders of their kind, the root .git among them', () => {
     const plan = planProtection(root, findRepositories(root), SOURCES);
-    expect(plan.placeholders).toEqual(expect.arrayContaining([
-      { path: path.join(root, '.git'), kind: 'dir' },
-      { path: path.join(root, '.mcp.json'), kind: 'file' },
-      { path: path.join(root, '.claude'), kind: 'dir' },
-    ]));
+    expect(plan.placeholders).toEqual(
+      expect.arrayContaining([
+        { path: path.join(root, '.git'), kind: 'dir' },
+        { path: path.join(root, '.mcp.json'), kind: 'file' },
+        { path: path.join(root, '.claude'), kind: 'dir' },
+      ]),
+    );
   });
 });
 
@@ -80,6 +95,10 @@ describe('the run-on-open surface', () => {
     mkdirSync(path.join(root, 'sub', '.git'), { recursive: true });
     writeFileSync(path.join(root, 'sub', '.git', 'config'), '[core]\n');
     writeFileSync(path.join(root, '.vscode', 'tasks.json'), '{"tasks":[1]}');
-    expect(surfaceChanges(before, snapshotSurface(root))).toEqual(['.vscode/tasks.json', 'sub/.git', 'sub/.git/config']);
+    expect(surfaceChanges(before, snapshotSurface(root))).toEqual([
+      '.vscode/tasks.json',
+      'sub/.git',
+      'sub/.git/config',
+    ]);
   });
 });

@@ -4,7 +4,11 @@ describe('LineSplitter', () => {
   function collect(max = 64) {
     const lines: string[] = [];
     let oversized = 0;
-    const splitter = new LineSplitter(max, (line) => lines.push(line), () => (oversized += 1));
+    const splitter = new LineSplitter(
+      max,
+      (line) => lines.push(line),
+      () => (oversized += 1),
+    );
     return { splitter, lines, oversized: () => oversized };
   }
 

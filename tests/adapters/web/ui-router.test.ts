@@ -17,7 +17,12 @@ const UI_CONFIG = {
   mode: 'safe',
   protocol_version: '2026-07-28',
   chat: { available: false, model: null },
-  limits: { command_timeout_seconds: 30, max_output_bytes: 65_536, session_timeout_seconds: 600, max_chat_message_chars: 10_000 },
+  limits: {
+    command_timeout_seconds: 30,
+    max_output_bytes: 65_536,
+    session_timeout_seconds: 600,
+    max_chat_message_chars: 10_000,
+  },
 } as const;
 
 describe('createUiRouter (standalone, real sessions behind the TerminalEvents port)', () => {
@@ -33,7 +38,12 @@ describe('createUiRouter (standalone, real sessions behind the TerminalEvents po
     const handlers = uiRouteHandlers({
       events,
       chat: noChat,
-      sessions: { create: () => { opened.push('opened'); return events.create(); } },
+      sessions: {
+        create: () => {
+          opened.push('opened');
+          return events.create();
+        },
+      },
       heartbeatMs: 15_000,
       maxRequestBytes: 65_536,
       ...options,
@@ -96,7 +106,10 @@ describe('createUiRouter (standalone, real sessions behind the TerminalEvents po
     await events.close(sessionId);
 
     const text = await readUntil(response, /event: session_closed\n/);
-    const frames = [...text.matchAll(/event: (\w+)\ndata: (.*)\n\n/g)].map(([, event, data]) => [event, JSON.parse(data ?? 'null') as unknown]);
+    const frames = [...text.matchAll(/event: (\w+)\ndata: (.*)\n\n/g)].map(([, event, data]) => [
+      event,
+      JSON.parse(data ?? 'null') as unknown,
+    ]);
     expect(frames.filter(([event]) => event !== 'ping')).toEqual([
       ['hello', { ok: true, session: sessionId }],
       ['approved', { type: 'approved', sessionId, planId: 'plan-1', at: '2026-12-03T00:00:00.000Z' }],
@@ -124,7 +137,14 @@ describe('createUiRouter (standalone, real sessions behind the TerminalEvents po
     await waitFor(() => events.subscriptions === 1);
     const text = 'x'.repeat(64 * 1024);
     for (let i = 0; i < 400 && events.subscriptions > 0; i += 1) {
-      events.publish({ type: 'output', sessionId, commandId: 'c', stream: 'stdout', text, at: new Date().toISOString() });
+      events.publish({
+        type: 'output',
+        sessionId,
+        commandId: 'c',
+        stream: 'stdout',
+        text,
+        at: new Date().toISOString(),
+      });
       await new Promise((resolve) => setImmediate(resolve));
     }
 
@@ -136,15 +156,22 @@ describe('createUiRouter (standalone, real sessions behind the TerminalEvents po
     const base = await serve();
     const unknown = await fetch(`${base}/ui/events?session_id=no-such-session`);
     const missing = await fetch(`${base}/ui/events`);
-    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'unknown_session', message: 'unknown or expired session' }]);
-    expect([missing.status, await missing.json()]).toEqual([400, { error: 'invalid_request', message: 'session_id is required' }]);
+    expect([unknown.status, await unknown.json()]).toEqual([
+      404,
+      { error: 'unknown_session', message: 'unknown or expired session' },
+    ]);
+    expect([missing.status, await missing.json()]).toEqual([
+      400,
+      { error: 'invalid_request', message: 'session_id is required' },
+    ]);
     expect([unknown.headers.get('deprecation'), missing.headers.get('sunset')]).toEqual([null, null]);
     expect(events.subscriptions).toBe(0);
   });
 
   it('answers POST /ui/chat 503 chat_not_configured without a model, opening no session, and 400 for a bad body', async () => {
     const base = await serve();
-    const post = (body: string): Promise<Response> => fetch(`${base}/ui/chat`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const post = (body: string): Promise<Response> =>
+      fetch(`${base}/ui/chat`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
     const unconfigured = await post(JSON.stringify({ message: 'list my files' }));
     const empty = await post(JSON.stringify({ message: '   ' }));
     const broken = await post('{"message":');

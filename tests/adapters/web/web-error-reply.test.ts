@@ -10,7 +10,10 @@ describe('webErrorStatus', () => {
       status: 400,
       body: { error: 'invalid_request', message: 'unknown or expired session' },
     });
-    expect(webErrorStatus(new SessionNotFound('s1'))).toEqual({ status: 404, body: { error: 'unknown_session', message: 'unknown or expired session' } });
+    expect(webErrorStatus(new SessionNotFound('s1'))).toEqual({
+      status: 404,
+      body: { error: 'unknown_session', message: 'unknown or expired session' },
+    });
     expect(webErrorStatus(new ApprovalNotFound('a1'))).toEqual({
       status: 404,
       body: { error: 'approval_not_found', message: 'unknown, used or expired approval' },

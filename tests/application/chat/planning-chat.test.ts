@@ -115,14 +115,18 @@ describe('PlanningChat', () => {
     const model = new ScriptedModel([new ChatProviderError('DeepSeek rejected the API key'), 'ok']);
     const { chat, sessions } = chatWith(model);
     const sessionId = sessions.create();
-    await expect(chat.send({ message: 'first', session_id: sessionId }, signal)).rejects.toThrow('DeepSeek rejected the API key');
+    await expect(chat.send({ message: 'first', session_id: sessionId }, signal)).rejects.toThrow(
+      'DeepSeek rejected the API key',
+    );
     await chat.send({ message: 'second', session_id: sessionId }, signal);
     expect(model.calls[1]?.map((m) => m.content)).toEqual([PLANNING_SYSTEM_PROMPT, 'second']);
   });
 
   it('refuses an unknown session id', async () => {
     const { chat } = chatWith(new ScriptedModel(['x']));
-    await expect(chat.send({ message: 'hi', session_id: 'not-a-live-session' }, signal)).rejects.toBeInstanceOf(SessionNotFound);
+    await expect(chat.send({ message: 'hi', session_id: 'not-a-live-session' }, signal)).rejects.toBeInstanceOf(
+      SessionNotFound,
+    );
   });
 
   it('forgets the conversation of a closed session', async () => {
@@ -140,7 +144,11 @@ describe('ChatRequestSchema', () => {
     ['no message', {}, 'message is required'],
     ['a blank message', { message: '   ' }, 'message is required'],
     ['a 10,001-character message', { message: 'x'.repeat(10_001) }, 'message cannot exceed 10000 characters'],
-    ['a malformed session_id', { message: 'hi', session_id: 'bad id!' }, 'session_id must be 8-128 letters, digits, or hyphens'],
+    [
+      'a malformed session_id',
+      { message: 'hi', session_id: 'bad id!' },
+      'session_id must be 8-128 letters, digits, or hyphens',
+    ],
   ])('rejects %s', (_label, body, message) => {
     const parsed = ChatRequestSchema.safeParse(body);
     expect(parsed.success).toBe(false);

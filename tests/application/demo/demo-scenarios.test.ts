@@ -12,8 +12,18 @@ describe('the demo scenarios', () => {
   test('are the seed three, in the seed order, with the seed texts under both names', () => {
     expect(DEMO_SCENARIOS.map(({ id, label, command, outcome }) => ({ id, label, command, outcome }))).toEqual([
       { id: 'inspect-workspace', label: 'Inspect workspace', command: 'pwd', outcome: 'A low-risk successful receipt' },
-      { id: 'approval-cancel', label: 'Approval + cancel', command: 'sleep 15', outcome: 'Approve, pause, resume, then cancel a bounded process' },
-      { id: 'catalog-overview', label: 'List top-level files', command: 'ls -la', outcome: 'Read-only output without a model key' },
+      {
+        id: 'approval-cancel',
+        label: 'Approval + cancel',
+        command: 'sleep 15',
+        outcome: 'Approve, pause, resume, then cancel a bounded process',
+      },
+      {
+        id: 'catalog-overview',
+        label: 'List top-level files',
+        command: 'ls -la',
+        outcome: 'Read-only output without a model key',
+      },
     ]);
     for (const scenario of DEMO_SCENARIOS) {
       expect(scenario.title).toBe(scenario.label);
@@ -22,7 +32,11 @@ describe('the demo scenarios', () => {
   });
 
   /** Polls terminal_receipt until the plan's receipt exists (the command ends asynchronously after a cancel). */
-  async function receiptOf(fixture: TerminalFixture, session_id: string, plan_id: string): Promise<Record<string, unknown>> {
+  async function receiptOf(
+    fixture: TerminalFixture,
+    session_id: string,
+    plan_id: string,
+  ): Promise<Record<string, unknown>> {
     const deadline = Date.now() + 20_000;
     for (;;) {
       const answer = await fixture.ok('terminal_receipt', { session_id, plan_id });
@@ -37,7 +51,13 @@ describe('the demo scenarios', () => {
     current = fixture;
     const [inspect, approval, catalog] = DEMO_SCENARIOS.map((scenario) => scenario.command);
     const pwdReceipt = await fixture.ok('terminal_execute', { command: inspect });
-    expect(pwdReceipt).toMatchObject({ status: 'succeeded', exit_code: 0, risk: 'low', approved: true, stdout: `${fixture.root}\n` });
+    expect(pwdReceipt).toMatchObject({
+      status: 'succeeded',
+      exit_code: 0,
+      risk: 'low',
+      approved: true,
+      stdout: `${fixture.root}\n`,
+    });
 
     const sleepPlan = await fixture.ok('terminal_plan', { command: approval });
     expect(sleepPlan).toMatchObject({ status: 'planned', policy: { requires_approval: true, risk: 'medium' } });
@@ -52,6 +72,11 @@ describe('the demo scenarios', () => {
     expect(cancelled).toMatchObject({ status: 'cancelled', signal: expect.any(Number) });
 
     const lsReceipt = await fixture.ok('terminal_execute', { command: catalog });
-    expect(lsReceipt).toMatchObject({ status: 'succeeded', risk: 'low', approved: true, stdout: expect.stringContaining('total') });
+    expect(lsReceipt).toMatchObject({
+      status: 'succeeded',
+      risk: 'low',
+      approved: true,
+      stdout: expect.stringContaining('total'),
+    });
   });
 });

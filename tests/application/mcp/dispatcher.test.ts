@@ -58,18 +58,25 @@ function stdioContext(handshake = new LegacyHandshake(), inFlight = new InFlight
 }
 
 function errorOf(response: JsonRpcResponse | undefined): { code: number; message: string; data?: unknown } {
-  if (response === undefined || !('error' in response)) throw new Error(`expected an error, got ${JSON.stringify(response)}`);
+  if (response === undefined || !('error' in response))
+    throw new Error(`expected an error, got ${JSON.stringify(response)}`);
   return response.error;
 }
 
 function resultOf(response: JsonRpcResponse | undefined): Record<string, unknown> {
-  if (response === undefined || !('result' in response)) throw new Error(`expected a result, got ${JSON.stringify(response)}`);
+  if (response === undefined || !('result' in response))
+    throw new Error(`expected a result, got ${JSON.stringify(response)}`);
   return response.result;
 }
 
 async function initializedSession(dispatcher: McpDispatcher, context: DispatchContext): Promise<void> {
   await dispatcher.handle(
-    { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
     context,
   );
   await dispatcher.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, context);
@@ -81,12 +88,21 @@ describe('McpDispatcher', () => {
       const { dispatcher, calls } = setUp();
       const handshake = new LegacyHandshake();
 
-      const response = await dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_META } }, stdioContext(handshake));
+      const response = await dispatcher.handle(
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_META } },
+        stdioContext(handshake),
+      );
 
       expect(response).toEqual({
         jsonrpc: '2.0',
         id: 1,
-        result: { tools: [], resultType: 'complete', ttlMs: 1000, cacheScope: 'private', _meta: { [META.serverInfo]: SERVER_INFO } },
+        result: {
+          tools: [],
+          resultType: 'complete',
+          ttlMs: 1000,
+          cacheScope: 'private',
+          _meta: { [META.serverInfo]: SERVER_INFO },
+        },
       });
       expect(calls.map((call) => call.era)).toEqual(['modern']);
       expect(handshake.started).toBe(false);
@@ -94,7 +110,12 @@ describe('McpDispatcher', () => {
 
     it('answers server/discover with every supported version', async () => {
       const { dispatcher } = setUp();
-      const result = resultOf(await dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: MODERN_META } }, stdioContext()));
+      const result = resultOf(
+        await dispatcher.handle(
+          { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: MODERN_META } },
+          stdioContext(),
+        ),
+      );
       expect(result.supportedVersions).toEqual([...SUPPORTED_PROTOCOL_VERSIONS]);
     });
 
@@ -112,7 +133,9 @@ describe('McpDispatcher', () => {
         message: 'Unsupported protocol version',
         data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: '1999-01-01' },
       });
-      expect(errorOf(await dispatcher.handle(request('2025-11-25'), stdioContext())).message).toBe('Legacy protocol versions require initialize');
+      expect(errorOf(await dispatcher.handle(request('2025-11-25'), stdioContext())).message).toBe(
+        'Legacy protocol versions require initialize',
+      );
     });
 
     it('refuses modern metadata without clientCapabilities with -32602', async () => {
@@ -121,13 +144,23 @@ describe('McpDispatcher', () => {
         { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { [META.protocolVersion]: '2026-07-28' } } },
         stdioContext(),
       );
-      expect(errorOf(response)).toEqual({ code: ERROR_CODES.invalidParams, message: `params._meta["${META.clientCapabilities}"] is required and must be an object` });
+      expect(errorOf(response)).toEqual({
+        code: ERROR_CODES.invalidParams,
+        message: `params._meta["${META.clientCapabilities}"] is required and must be an object`,
+      });
     });
 
     it('treats legacy-only methods as not found (-32601)', async () => {
       const { dispatcher } = setUp();
-      const response = await dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: MODERN_META } }, stdioContext());
-      expect(errorOf(response)).toEqual({ code: ERROR_CODES.methodNotFound, message: 'Method not found', data: { method: 'ping' } });
+      const response = await dispatcher.handle(
+        { jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: MODERN_META } },
+        stdioContext(),
+      );
+      expect(errorOf(response)).toEqual({
+        code: ERROR_CODES.methodNotFound,
+        message: 'Method not found',
+        data: { method: 'ping' },
+      });
     });
   });
 
@@ -145,16 +178,30 @@ describe('McpDispatcher', () => {
       const { dispatcher, calls } = setUp();
       const context = stdioContext();
       const initialize = await dispatcher.handle(
-        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+        },
         context,
       );
-      expect(resultOf(initialize)).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: SERVER_INFO, instructions: 'test instructions' });
+      expect(resultOf(initialize)).toMatchObject({
+        protocolVersion: '2025-06-18',
+        serverInfo: SERVER_INFO,
+        instructions: 'test instructions',
+      });
 
       const early = await dispatcher.handle({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, context);
-      expect(errorOf(early)).toEqual({ code: ERROR_CODES.invalidRequest, message: 'notifications/initialized must be sent before other legacy requests' });
+      expect(errorOf(early)).toEqual({
+        code: ERROR_CODES.invalidRequest,
+        message: 'notifications/initialized must be sent before other legacy requests',
+      });
 
       expect(await dispatcher.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, context)).toBeUndefined();
-      expect(resultOf(await dispatcher.handle({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, context))).toEqual({ tools: [] });
+      expect(resultOf(await dispatcher.handle({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, context))).toEqual({
+        tools: [],
+      });
       expect(calls.map((call) => call.era)).toEqual(['legacy']);
     });
 
@@ -163,10 +210,18 @@ describe('McpDispatcher', () => {
       const context = stdioContext();
       await initializedSession(dispatcher, context);
       const again = await dispatcher.handle(
-        { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+        {
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+        },
         context,
       );
-      expect(errorOf(again)).toEqual({ code: ERROR_CODES.invalidRequest, message: 'initialize was already received for this session' });
+      expect(errorOf(again)).toEqual({
+        code: ERROR_CODES.invalidRequest,
+        message: 'initialize was already received for this session',
+      });
     });
 
     it('answers ping without a session and refuses server/discover inside one', async () => {
@@ -174,26 +229,48 @@ describe('McpDispatcher', () => {
       expect(resultOf(await dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'ping' }, stdioContext()))).toEqual({});
       const context = stdioContext();
       await initializedSession(dispatcher, context);
-      expect(errorOf(await dispatcher.handle({ jsonrpc: '2.0', id: 2, method: 'server/discover' }, context)).code).toBe(ERROR_CODES.methodNotFound);
+      expect(errorOf(await dispatcher.handle({ jsonrpc: '2.0', id: 2, method: 'server/discover' }, context)).code).toBe(
+        ERROR_CODES.methodNotFound,
+      );
     });
   });
 
   describe('errors', () => {
     it('answers resource-not-found with -32602 to modern requests and -32002 in a legacy session', async () => {
       const { dispatcher } = setUp();
-      const modern = errorOf(await dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { _meta: MODERN_META } }, stdioContext()));
+      const modern = errorOf(
+        await dispatcher.handle(
+          { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { _meta: MODERN_META } },
+          stdioContext(),
+        ),
+      );
       const context = stdioContext();
       await initializedSession(dispatcher, context);
       const legacy = errorOf(await dispatcher.handle({ jsonrpc: '2.0', id: 2, method: 'resources/read' }, context));
 
-      const data = { code: 'resource_not_found', uri: 'workspace:///missing.txt', next_step: 'List resources to find a valid URI.' };
-      expect(modern).toEqual({ code: ERROR_CODES.invalidParams, message: 'Resource not found: workspace:///missing.txt', data });
-      expect(legacy).toEqual({ code: ERROR_CODES.legacyResourceNotFound, message: 'Resource not found: workspace:///missing.txt', data });
+      const data = {
+        code: 'resource_not_found',
+        uri: 'workspace:///missing.txt',
+        next_step: 'List resources to find a valid URI.',
+      };
+      expect(modern).toEqual({
+        code: ERROR_CODES.invalidParams,
+        message: 'Resource not found: workspace:///missing.txt',
+        data,
+      });
+      expect(legacy).toEqual({
+        code: ERROR_CODES.legacyResourceNotFound,
+        message: 'Resource not found: workspace:///missing.txt',
+        data,
+      });
     });
 
     it('turns other typed errors into -32602 with their code and next step', async () => {
       const { dispatcher } = setUp();
-      const response = await dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: { _meta: MODERN_META } }, stdioContext());
+      const response = await dispatcher.handle(
+        { jsonrpc: '2.0', id: 1, method: 'resources/list', params: { _meta: MODERN_META } },
+        stdioContext(),
+      );
       expect(errorOf(response)).toEqual({
         code: ERROR_CODES.invalidParams,
         message: 'Invalid pagination cursor',
@@ -203,9 +280,18 @@ describe('McpDispatcher', () => {
 
     it('hides an unexpected failure behind -32603 and logs it', async () => {
       const { dispatcher, logger } = setUp();
-      const response = await dispatcher.handle({ jsonrpc: '2.0', id: 7, method: 'prompts/list', params: { _meta: MODERN_META } }, stdioContext());
-      expect(response).toEqual({ jsonrpc: '2.0', id: 7, error: { code: ERROR_CODES.internalError, message: 'Internal error' } });
-      expect(logger.errors.map((entry) => [entry.message, entry.fields?.method])).toEqual([['internal error while handling a request', 'prompts/list']]);
+      const response = await dispatcher.handle(
+        { jsonrpc: '2.0', id: 7, method: 'prompts/list', params: { _meta: MODERN_META } },
+        stdioContext(),
+      );
+      expect(response).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: ERROR_CODES.internalError, message: 'Internal error' },
+      });
+      expect(logger.errors.map((entry) => [entry.message, entry.fields?.method])).toEqual([
+        ['internal error while handling a request', 'prompts/list'],
+      ]);
     });
 
     it('answers an invalid message with -32600 and its salvaged id, and never answers responses or notifications', async () => {
@@ -215,16 +301,26 @@ describe('McpDispatcher', () => {
         id: 4,
         error: { code: ERROR_CODES.invalidRequest, message: 'Invalid request: jsonrpc: Invalid input: expected "2.0"' },
       });
-      expect(errorOf(await dispatcher.handle([], stdioContext()))).toEqual({ code: ERROR_CODES.invalidRequest, message: 'JSON-RPC batches are not supported' });
+      expect(errorOf(await dispatcher.handle([], stdioContext()))).toEqual({
+        code: ERROR_CODES.invalidRequest,
+        message: 'JSON-RPC batches are not supported',
+      });
       expect(await dispatcher.handle({ jsonrpc: '2.0', id: 5, result: {} }, stdioContext())).toBeUndefined();
-      expect(await dispatcher.handle({ jsonrpc: '2.0', method: 'notifications/whatever' }, stdioContext())).toBeUndefined();
+      expect(
+        await dispatcher.handle({ jsonrpc: '2.0', method: 'notifications/whatever' }, stdioContext()),
+      ).toBeUndefined();
     });
   });
 
   describe('dispatch of a classified message', () => {
     it('serves in the era the classification says, without reading the body again', async () => {
       const { dispatcher, calls } = setUp();
-      const classified = classifyMessage({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_META } });
+      const classified = classifyMessage({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { _meta: MODERN_META },
+      });
       expect(classified).toMatchObject({ kind: 'request', era: 'modern', method: 'tools/list', id: 1 });
 
       const response = await dispatcher.dispatch(classified, stdioContext());
@@ -248,9 +344,15 @@ describe('McpDispatcher', () => {
       const context = stdioContext();
       await initializedSession(dispatcher, context);
 
-      const pending = dispatcher.handle({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'x' } }, context);
+      const pending = dispatcher.handle(
+        { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'x' } },
+        context,
+      );
       await running;
-      await dispatcher.handle({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'user' } }, context);
+      await dispatcher.handle(
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'user' } },
+        context,
+      );
 
       expect(await pending).toBeUndefined();
       expect(context.inFlight?.size).toBe(0);

@@ -8,7 +8,7 @@ import { SessionEvicted } from '../../../src/domain/execution/execution-errors';
 import { DOMAIN_ERRORS, type DomainErrorCode } from '../../../src/domain/error-catalogue';
 import { ERROR_CODES } from '../../../src/domain/protocol/versions';
 
-describe('JSON-RPC codes of typed errors, by era (each era codec\'s table)', () => {
+describe("JSON-RPC codes of typed errors, by era (each era codec's table)", () => {
   it('answers resource-not-found with -32602 to modern requests and -32002 in legacy sessions', () => {
     expect(jsonRpcCodeOf('resource_not_found', MODERN_ERROR_CODES)).toBe(ERROR_CODES.invalidParams);
     expect(jsonRpcCodeOf('resource_not_found', LEGACY_ERROR_CODES)).toBe(ERROR_CODES.legacyResourceNotFound);
@@ -17,7 +17,11 @@ describe('JSON-RPC codes of typed errors, by era (each era codec\'s table)', () 
   it('answers every other typed error with -32602 in both eras', () => {
     const codes = (Object.keys(DOMAIN_ERRORS) as DomainErrorCode[]).filter((code) => code !== 'resource_not_found');
     for (const code of codes) {
-      expect({ code, modern: jsonRpcCodeOf(code, MODERN_ERROR_CODES), legacy: jsonRpcCodeOf(code, LEGACY_ERROR_CODES) }).toEqual({
+      expect({
+        code,
+        modern: jsonRpcCodeOf(code, MODERN_ERROR_CODES),
+        legacy: jsonRpcCodeOf(code, LEGACY_ERROR_CODES),
+      }).toEqual({
         code,
         modern: ERROR_CODES.invalidParams,
         legacy: ERROR_CODES.invalidParams,
@@ -27,7 +31,7 @@ describe('JSON-RPC codes of typed errors, by era (each era codec\'s table)', () 
 });
 
 describe('the data of a typed error', () => {
-  it('carries the next step a refused tool result shows (the tool layer\'s, naming the tool)', () => {
+  it("carries the next step a refused tool result shows (the tool layer's, naming the tool)", () => {
     const error = new SessionEvicted('s1');
     const expected = 'Start a new session with terminal_plan (omit session_id) and use the session_id it returns.';
     expect(refusalOf(error).next_step).toBe(expected);
@@ -40,7 +44,7 @@ describe('the data of a typed error', () => {
 });
 
 describe('transport refusals', () => {
-  it('answer a wrong Accept with the era codec\'s code: -32020 for modern messages, -32600 for legacy ones (which lack -32020)', () => {
+  it("answer a wrong Accept with the era codec's code: -32020 for modern messages, -32600 for legacy ones (which lack -32020)", () => {
     expect(ERA_TRANSPORT_RULES.modern.notAcceptableCode).toBe(ERROR_CODES.headerMismatch);
     expect(ERA_TRANSPORT_RULES.legacy.notAcceptableCode).toBe(ERROR_CODES.invalidRequest);
   });

@@ -2,7 +2,10 @@ import { serializedOnce, serializeMessage } from '../../../src/application/mcp/s
 
 describe('serializedOnce / serializeMessage', () => {
   const tools = () => [
-    { name: 'a', inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'quote " and \\ and \u2028' } } } },
+    {
+      name: 'a',
+      inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'quote " and \\ and \u2028' } } },
+    },
     { name: 'b', inputSchema: { type: 'object' } },
   ];
 

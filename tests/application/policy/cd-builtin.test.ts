@@ -35,7 +35,10 @@ describe('cd is the shell builtin', () => {
   });
 
   it('accepts a directory the line creates first', () => {
-    expect(judge('mkdir b && cd b && touch x', 'confirm')).toMatchObject({ verdict: 'approval_required', rule: 'write_command' });
+    expect(judge('mkdir b && cd b && touch x', 'confirm')).toMatchObject({
+      verdict: 'approval_required',
+      rule: 'write_command',
+    });
     expect(judge('mkdir b && cd b && cat ../../x', 'confirm')).toMatchObject({ verdict: 'deny', rule: 'path_escape' });
   });
 

@@ -20,7 +20,11 @@ import type { PolicyMode } from '../../../src/domain/policy/policy-types';
 
 const ROOT = '/ws';
 const EXISTING: ReadonlyMap<string, boolean> = new Map([
-  ['/ws', true], ['/ws/README.md', false], ['/ws/src', true], ['/ws/src/a.ts', false], ['/ws/out', true],
+  ['/ws', true],
+  ['/ws/README.md', false],
+  ['/ws/src', true],
+  ['/ws/src/a.ts', false],
+  ['/ws/out', true],
 ]);
 
 /** Paths as if /ws held README.md, src/a.ts and out/; executables as if every catalog command were installed. */
@@ -30,7 +34,13 @@ class ImaginaryWorkspace implements PathInspector {
   resolve(cwd: string, token: string): PathFacts {
     const absolute = path.posix.resolve(cwd, token);
     const isDirectory = EXISTING.get(absolute);
-    return { absolute, inside: absolute === ROOT || absolute.startsWith(`${ROOT}/`), exists: isDirectory !== undefined, isDirectory: isDirectory ?? false, viaSymlink: false };
+    return {
+      absolute,
+      inside: absolute === ROOT || absolute.startsWith(`${ROOT}/`),
+      exists: isDirectory !== undefined,
+      isDirectory: isDirectory ?? false,
+      viaSymlink: false,
+    };
   }
 
   findExecutable(name: string): string | null {
@@ -51,15 +61,29 @@ const SAMPLES: Readonly<Record<string, readonly string[]>> = {
   grep: ['grep -n x README.md', 'grep -R x .'],
   ls: ['ls -la', 'ls -L src', 'ls --deref src'],
   rg: ['rg x src', 'rg --pre cat x', 'rg --fol x'],
-  sort: ['sort README.md', 'sort --compress-program=gzip README.md', 'sort --compress-prog=gzip README.md', 'sort -o out/s README.md', 'sort --o out/s README.md'],
+  sort: [
+    'sort README.md',
+    'sort --compress-program=gzip README.md',
+    'sort --compress-prog=gzip README.md',
+    'sort -o out/s README.md',
+    'sort --o out/s README.md',
+  ],
   tree: ['tree src', 'tree -R src'],
   file: ['file README.md', 'file -C -m x'],
   md5sum: ['md5sum README.md', 'md5sum -c sums'],
   sha256sum: ['sha256sum README.md', 'sha256sum -c sums'],
   echo: ['echo hi', 'echo hi > out/x', 'echo hi > .git/config'],
   git: [
-    'git log -n 3', 'git diff --cached', 'git status', 'git diff', 'git add README.md', 'git commit -m x',
-    'git branch topic', 'git push', 'git -C src log', 'git -c core.pager=sh log',
+    'git log -n 3',
+    'git diff --cached',
+    'git status',
+    'git diff',
+    'git add README.md',
+    'git commit -m x',
+    'git branch topic',
+    'git push',
+    'git -C src log',
+    'git -c core.pager=sh log',
   ],
   cp: ['cp README.md out/', 'cp README.md /tmp/x', 'cp -L README.md out/'],
   mkdir: ['mkdir out/d'],
@@ -75,9 +99,20 @@ const SAMPLES: Readonly<Record<string, readonly string[]>> = {
 
 /** Lines only sandboxed mode allows, and what it still refuses or asks about. */
 const SANDBOXED_SAMPLES: readonly string[] = [
-  './build.sh', 'sh -c "make && npm test"', 'python3 -m pytest', 'for f in src/*.ts; do wc -l "$f"; done',
-  'cat /etc/passwd', 'echo x > /tmp/x', '$TOOL run', 'curl https://example.com', 'git fetch', 'sudo make install',
-  'sh -c "su -c id"', 'mount -t tmpfs none out', 'docker ps', 'case x in a) ls;; esac',
+  './build.sh',
+  'sh -c "make && npm test"',
+  'python3 -m pytest',
+  'for f in src/*.ts; do wc -l "$f"; done',
+  'cat /etc/passwd',
+  'echo x > /tmp/x',
+  '$TOOL run',
+  'curl https://example.com',
+  'git fetch',
+  'sudo make install',
+  'sh -c "su -c id"',
+  'mount -t tmpfs none out',
+  'docker ps',
+  'case x in a) ls;; esac',
 ];
 
 const MODES: readonly PolicyMode[] = ['inspect', 'confirm', 'trusted', 'sandboxed'];
@@ -158,14 +193,24 @@ export function renderCommandPage(): string {
     'A policy file can neither make these read-only nor approvable. Sandboxed mode lets the sandbox contain shells,',
     'interpreters, wrappers, network tools (without a network) and archivers; it keeps its own floor, below.',
     '',
-    ...Object.entries(HARD_FLOOR_FAMILIES).map(([family, names]) => `- **${family}**: ${sorted(names).map((n) => `\`${n}\``).join(', ')}`),
+    ...Object.entries(HARD_FLOOR_FAMILIES).map(
+      ([family, names]) =>
+        `- **${family}**: ${sorted(names)
+          .map((n) => `\`${n}\``)
+          .join(', ')}`,
+    ),
     '',
     '## Sandboxed floor: denied in sandboxed mode',
     '',
     'Wherever they stand in the line (inside loops, substitutions, `sh -c`, `env`, `xargs`...). Network clients and',
     'package downloads are denied while ALLOW_NETWORK is off and need an approval when it is on.',
     '',
-    ...Object.entries(SANDBOXED_FLOOR_FAMILIES).map(([family, names]) => `- **${family}**: ${sorted(names).map((n) => `\`${n}\``).join(', ')}`),
+    ...Object.entries(SANDBOXED_FLOOR_FAMILIES).map(
+      ([family, names]) =>
+        `- **${family}**: ${sorted(names)
+          .map((n) => `\`${n}\``)
+          .join(', ')}`,
+    ),
     '',
   ];
   return lines.join('\n');

@@ -34,7 +34,13 @@ describe('LineDecision: the line verdict folded as parts arrive', () => {
     decision.add(part('a', needsApproval('high', 'write_command', 'write')));
     decision.add(part('b', deny('path_escape', 'escape', { executesProjectCode: true })));
     decision.add(part('c', deny('always_blocked', 'blocked')));
-    expect(decision.outcome()).toMatchObject({ verdict: 'deny', risk: 'blocked', reasons: ['escape', 'blocked'], matchedRule: 'path_escape', executesProjectCode: true });
+    expect(decision.outcome()).toMatchObject({
+      verdict: 'deny',
+      risk: 'blocked',
+      reasons: ['escape', 'blocked'],
+      matchedRule: 'path_escape',
+      executesProjectCode: true,
+    });
   });
 
   it('refuses to decide a line with no part', () => {

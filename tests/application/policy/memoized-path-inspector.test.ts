@@ -62,6 +62,9 @@ describe('path facts remembered for one evaluation only', () => {
     expect(engine.evaluate({ command: 'cat README.md', cwd: workspace.root }).verdict).toBe('allow');
     fs.rmSync(path.join(workspace.root, 'README.md'));
     fs.symlinkSync(path.join(workspace.base, 'ws-evil', 'x'), path.join(workspace.root, 'README.md'));
-    expect(engine.evaluate({ command: 'cat README.md', cwd: workspace.root })).toMatchObject({ verdict: 'deny', matchedRule: 'path_escape' });
+    expect(engine.evaluate({ command: 'cat README.md', cwd: workspace.root })).toMatchObject({
+      verdict: 'deny',
+      matchedRule: 'path_escape',
+    });
   });
 });

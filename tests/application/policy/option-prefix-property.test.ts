@@ -53,7 +53,9 @@ describe('long option prefixes are judged as the option they stand for', () => {
       if (changes) verdictChanging += 1;
       // Options that change nothing are covered at their shortest prefix; the ones that change the verdict at all.
       const lengths = Array.from({ length: name.length - 1 }, (_, index) => index + 1);
-      for (const length of changes ? lengths : lengths.filter((l) => candidates(table, name.slice(0, l)).length === 1).slice(0, 1)) {
+      for (const length of changes
+        ? lengths
+        : lengths.filter((l) => candidates(table, name.slice(0, l)).length === 1).slice(0, 1)) {
         const prefix = name.slice(0, length);
         const meant = candidates(table, prefix);
         const expected =
@@ -65,7 +67,8 @@ describe('long option prefixes are judged as the option they stand for', () => {
         const line = written(table, meant[0] as string, prefix);
         const got = MODES.map((mode) => judge(line, mode));
         prefixesJudged += 1;
-        if (got.join() !== expected.join()) mismatches.push(`${line}: ${got.join(' / ')} (expected ${expected.join(' / ')})`);
+        if (got.join() !== expected.join())
+          mismatches.push(`${line}: ${got.join(' / ')} (expected ${expected.join(' / ')})`);
       }
     }
     const unknown = MODES.map((mode) => judge(`${program} --zz-no-such-option README.md`, mode));
@@ -78,15 +81,31 @@ describe('long option prefixes are judged as the option they stand for', () => {
     // Writes inside the workspace are what trusted mode allows; the sweep's writes are checked in inspect and confirm.
     const writes = ['sort --out=x README.md', 'sort --o x README.md'];
     const lines = [
-      'sort -S 1 --compress-prog=python3 README.md', 'wc --files0=-',
-      'du --files0=-', 'sort --files0=-', 'grep --dereference-rec x src', 'ls --deref src', 'du --deref src', 'cp --deref README.md src/',
-      'file --comp', 'file --files-f=list', 'md5sum --ch sums', 'date --f=/etc/hostname', 'date --ref=/etc/hostname',
+      'sort -S 1 --compress-prog=python3 README.md',
+      'wc --files0=-',
+      'du --files0=-',
+      'sort --files0=-',
+      'grep --dereference-rec x src',
+      'ls --deref src',
+      'du --deref src',
+      'cp --deref README.md src/',
+      'file --comp',
+      'file --files-f=list',
+      'md5sum --ch sums',
+      'date --f=/etc/hostname',
+      'date --ref=/etc/hostname',
     ];
     const allowed = MODES.flatMap((mode) =>
-      [...lines, ...(mode === 'trusted' ? [] : writes)].filter((line) => workspace.evaluate(line, { mode }).verdict === 'allow').map((line) => `${mode}: ${line}`),
+      [...lines, ...(mode === 'trusted' ? [] : writes)]
+        .filter((line) => workspace.evaluate(line, { mode }).verdict === 'allow')
+        .map((line) => `${mode}: ${line}`),
     );
     expect(allowed).toEqual([]);
     // The generated cases above did meet verdict-changing options (they ran first, in file order).
-    expect(['sort', 'du', 'wc', 'grep', 'ls', 'cp', 'file', 'md5sum'].filter((program) => (verdictChangingOptions.get(program) ?? 0) === 0)).toEqual([]);
+    expect(
+      ['sort', 'du', 'wc', 'grep', 'ls', 'cp', 'file', 'md5sum'].filter(
+        (program) => (verdictChangingOptions.get(program) ?? 0) === 0,
+      ),
+    ).toEqual([]);
   });
 });

@@ -49,18 +49,25 @@ describe('option reader: arguments as the program reads them', () => {
   });
 
   it('refuses ambiguous, unknown and valueless forms with a reason', () => {
-    expect(read('ls --deref x')).toMatch(/^ambiguous_option: ls --deref is ambiguous \(--dereference, --dereference-command-line/);
+    expect(read('ls --deref x')).toMatch(
+      /^ambiguous_option: ls --deref is ambiguous \(--dereference, --dereference-command-line/,
+    );
     expect(read('cat --zz')).toBe('unknown_option: cat has no option --zz');
     expect(read('cat -L')).toBe('unknown_option: cat has no option -L');
     expect(read('cat --number=3')).toBe('unknown_option: cat --number takes no value');
     expect(read('sort -o')).toBe('unknown_option: sort -o needs a value');
-    expect(read('rg --fol x')).toBe('unknown_option: rg has no option --fol (it takes long options only written out in full)');
+    expect(read('rg --fol x')).toBe(
+      'unknown_option: rg has no option --fol (it takes long options only written out in full)',
+    );
   });
 
   it('treats synonyms as one option and an exact name as itself', () => {
     expect(resolveLongOption(table('grep'), 'col')).toEqual({ kind: 'option', name: 'color', argument: 'optional' });
     expect(resolveLongOption(table('cat'), 'number')).toEqual({ kind: 'option', name: 'number', argument: 'none' });
-    expect(resolveLongOption(table('cat'), 'num')).toEqual({ kind: 'ambiguous', candidates: ['number', 'number-nonblank'] });
+    expect(resolveLongOption(table('cat'), 'num')).toEqual({
+      kind: 'ambiguous',
+      candidates: ['number', 'number-nonblank'],
+    });
   });
 
   it('refuses an option whose name comes from a substitution, and keeps chmod modes as operands', () => {

@@ -18,7 +18,11 @@ describe('policy: the work of one evaluation is bounded', () => {
 
   beforeEach(() => {
     workspace = new PolicyWorkspace();
-    engine = new DefaultPolicyEngine(new NodePathInspector(workspace.root), { ...DEFAULT_POLICY_SETTINGS, mode: 'confirm' }, 100_000);
+    engine = new DefaultPolicyEngine(
+      new NodePathInspector(workspace.root),
+      { ...DEFAULT_POLICY_SETTINGS, mode: 'confirm' },
+      100_000,
+    );
   });
 
   afterEach(() => {
@@ -39,14 +43,23 @@ describe('policy: the work of one evaluation is bounded', () => {
 
   it('refuses a path-like word longer than PATH_MAX, even one that walks a real deep tree', () => {
     fs.mkdirSync(path.join(workspace.root, ...Array.from({ length: 40 }, () => 'd')), { recursive: true });
-    expect(judge(`cat ${'d/'.repeat(40)}${'../'.repeat(1_400)}x`)).toMatchObject({ verdict: 'deny', matchedRule: 'word_too_long' });
+    expect(judge(`cat ${'d/'.repeat(40)}${'../'.repeat(1_400)}x`)).toMatchObject({
+      verdict: 'deny',
+      matchedRule: 'word_too_long',
+    });
     expect(judge(`mkdir -p ${'a/'.repeat(2_100)}`)).toMatchObject({ verdict: 'deny', matchedRule: 'word_too_long' });
     expect(judge(`cat ${'d/'.repeat(40)}x`)).toMatchObject({ verdict: 'allow' });
   });
 
   it('accepts one long quoted word or a long here-document: one word costs one look-up', () => {
-    expect(judge(`echo '${'x '.repeat(49_000)}'`)).toMatchObject({ verdict: 'allow', matchedRule: 'read_only_command' });
-    expect(judge(`cat <<'E'\n${'a b c\n'.repeat(16_000)}E`)).toMatchObject({ verdict: 'approval_required', matchedRule: 'here_document' });
+    expect(judge(`echo '${'x '.repeat(49_000)}'`)).toMatchObject({
+      verdict: 'allow',
+      matchedRule: 'read_only_command',
+    });
+    expect(judge(`cat <<'E'\n${'a b c\n'.repeat(16_000)}E`)).toMatchObject({
+      verdict: 'approval_required',
+      matchedRule: 'here_document',
+    });
   });
 
   it(`judges up to ${MAX_COMMANDS_PER_LINE} simple commands and refuses one more, backtick bodies included`, () => {
@@ -57,17 +70,28 @@ describe('policy: the work of one evaluation is bounded', () => {
     expect(judge(commands(MAX_COMMANDS_PER_LINE + 1))).toMatchObject({
       verdict: 'deny',
       matchedRule: 'command_too_complex',
-      reasons: [`command line holds more than ${MAX_COMMANDS_PER_LINE} simple commands (at most ${MAX_COMMANDS_PER_LINE} commands are judged per line)`],
+      reasons: [
+        `command line holds more than ${MAX_COMMANDS_PER_LINE} simple commands (at most ${MAX_COMMANDS_PER_LINE} commands are judged per line)`,
+      ],
     });
-    expect(judge(`echo \`${commands(MAX_COMMANDS_PER_LINE)}\``)).toMatchObject({ verdict: 'deny', matchedRule: 'command_too_complex' });
+    expect(judge(`echo \`${commands(MAX_COMMANDS_PER_LINE)}\``)).toMatchObject({
+      verdict: 'deny',
+      matchedRule: 'command_too_complex',
+    });
   });
 
   it(`judges up to ${MAX_WORDS_PER_LINE} words and refuses one more (redirection targets count)`, () => {
     const operands = (count: number) => Array.from({ length: count }, (_, index) => ` f${index}`).join('');
     expect(judge(`cat${operands(MAX_WORDS_PER_LINE - 1)}`).verdict).toBe('allow');
-    expect(judge(`cat${operands(MAX_WORDS_PER_LINE)}`)).toMatchObject({ verdict: 'deny', matchedRule: 'command_too_complex' });
+    expect(judge(`cat${operands(MAX_WORDS_PER_LINE)}`)).toMatchObject({
+      verdict: 'deny',
+      matchedRule: 'command_too_complex',
+    });
     expect(judge(`cat${operands(MAX_WORDS_PER_LINE - 2)} >out`)).toMatchObject({ verdict: 'approval_required' });
-    expect(judge(`cat${operands(MAX_WORDS_PER_LINE - 1)} >out`)).toMatchObject({ verdict: 'deny', matchedRule: 'command_too_complex' });
+    expect(judge(`cat${operands(MAX_WORDS_PER_LINE - 1)} >out`)).toMatchObject({
+      verdict: 'deny',
+      matchedRule: 'command_too_complex',
+    });
   });
 
   it('never reaches a bound at the default 1 000-character limit (the verdicts there are unchanged)', () => {

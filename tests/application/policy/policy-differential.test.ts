@@ -22,8 +22,28 @@ import { seededRandom } from '../../support/seeded-random';
  */
 
 const PROGRAMS = [
-  'echo', 'cat', 'ls', 'wc', 'head', 'printf', 'true', 'grep', 'sort', 'touch', 'mkdir', 'cp', 'mv', 'rm', 'tee',
-  'ln', 'chmod', 'date', 'test', '[', 'git', 'sleep',
+  'echo',
+  'cat',
+  'ls',
+  'wc',
+  'head',
+  'printf',
+  'true',
+  'grep',
+  'sort',
+  'touch',
+  'mkdir',
+  'cp',
+  'mv',
+  'rm',
+  'tee',
+  'ln',
+  'chmod',
+  'date',
+  'test',
+  '[',
+  'git',
+  'sleep',
 ];
 /** The shell's builtin: judged (cd-builtin.ts), never a program; what follows runs where it went. */
 const BUILTINS = ['cd'];
@@ -35,27 +55,211 @@ interface Run {
   readonly stdin?: string;
 }
 
-
 const WORDS = [
-  'a', 'b', 'f.txt', 'sub', 'sub/x', '10', '2', '1', '0', '9', '12', '-n', '-l', '--', '-', "'a b'", '"a b"', '"a\\"b"',
-  'a\\ b', '\\>', "'>'", '">"', 'x=1', '#c', 'a#b', '$', '"$"', '$x', '`echo`', '*', '[a]', '[', ']', '{a,b}', '~',
-  'if', 'then', 'do', 'done', '!', '{', '}', 'in', 'time', '[[', "''", '""', '\\\\', '"2"', '\\2', '2\\', 'new.txt',
-  'out', '../x', '/etc/passwd', '.', '..', "a'b'c", '"a"b', 'a\\nb', '"\\n"', "'\\'", 'a=b', '==', '-e', '%s',
-  '\\<a', '"<"a', "'>'b", '\\;', "';'", '\\&', '\\|', 'a\\|b', '"a|b"', '\\#', "a'#'", '{}', '!x', 'x!', ']]x',
-  'a=', '=a', '=', '--=', '"\\$x"', "'$x'", '\\$x', '"`"', "'`'", '\\`', '"\\\\"', '2\\>&1', '"2>&1"', 'fi;', '\\if',
+  'a',
+  'b',
+  'f.txt',
+  'sub',
+  'sub/x',
+  '10',
+  '2',
+  '1',
+  '0',
+  '9',
+  '12',
+  '-n',
+  '-l',
+  '--',
+  '-',
+  "'a b'",
+  '"a b"',
+  '"a\\"b"',
+  'a\\ b',
+  '\\>',
+  "'>'",
+  '">"',
+  'x=1',
+  '#c',
+  'a#b',
+  '$',
+  '"$"',
+  '$x',
+  '`echo`',
+  '*',
+  '[a]',
+  '[',
+  ']',
+  '{a,b}',
+  '~',
+  'if',
+  'then',
+  'do',
+  'done',
+  '!',
+  '{',
+  '}',
+  'in',
+  'time',
+  '[[',
+  "''",
+  '""',
+  '\\\\',
+  '"2"',
+  '\\2',
+  '2\\',
+  'new.txt',
+  'out',
+  '../x',
+  '/etc/passwd',
+  '.',
+  '..',
+  "a'b'c",
+  '"a"b',
+  'a\\nb',
+  '"\\n"',
+  "'\\'",
+  'a=b',
+  '==',
+  '-e',
+  '%s',
+  '\\<a',
+  '"<"a',
+  "'>'b",
+  '\\;',
+  "';'",
+  '\\&',
+  '\\|',
+  'a\\|b',
+  '"a|b"',
+  '\\#',
+  "a'#'",
+  '{}',
+  '!x',
+  'x!',
+  ']]x',
+  'a=',
+  '=a',
+  '=',
+  '--=',
+  '"\\$x"',
+  "'$x'",
+  '\\$x',
+  '"`"',
+  "'`'",
+  '\\`',
+  '"\\\\"',
+  '2\\>&1',
+  '"2>&1"',
+  'fi;',
+  '\\if',
   // Every reserved word issue 12 names, and the rest of dash's and bash's: each must be refused where a name belongs.
-  'for', 'while', 'until', 'case', 'esac', 'elif', 'else', 'fi', 'select', 'function', 'coproc', ']]', "'for'", 'for=1',
+  'for',
+  'while',
+  'until',
+  'case',
+  'esac',
+  'elif',
+  'else',
+  'fi',
+  'select',
+  'function',
+  'coproc',
+  ']]',
+  "'for'",
+  'for=1',
   // Long options of the programs above, written out and abbreviated as getopt_long takes them (options/tables).
-  '--lines=1', '--lin=1', '--li', '--number', '--num', '--number-nonblank', '--output=out', '--out=out', '--o', '--compress-prog=x',
-  '--files0=-', '--reverse', '--rev', '--verbose', '--verb', '--parents', '--par', '--force', '--f', '--ignore-case', '--ignore-c',
-  '--count', '--cou', '--all', '--a', '--color=never', '--col=never', '--colo', '--symbolic', '--sym', '--recursive', '--rec',
-  '--append', '--app', '--date=@0', '--da=@0', '--utc', '--u', '--zz', '--no-clobber', '--no-c', '--interactive=never', '--interac=never',
-  '-nr', '-k2', '-tx', '-n1', '-fs', '--help=x', '--=x', '---x', 'sub',
+  '--lines=1',
+  '--lin=1',
+  '--li',
+  '--number',
+  '--num',
+  '--number-nonblank',
+  '--output=out',
+  '--out=out',
+  '--o',
+  '--compress-prog=x',
+  '--files0=-',
+  '--reverse',
+  '--rev',
+  '--verbose',
+  '--verb',
+  '--parents',
+  '--par',
+  '--force',
+  '--f',
+  '--ignore-case',
+  '--ignore-c',
+  '--count',
+  '--cou',
+  '--all',
+  '--a',
+  '--color=never',
+  '--col=never',
+  '--colo',
+  '--symbolic',
+  '--sym',
+  '--recursive',
+  '--rec',
+  '--append',
+  '--app',
+  '--date=@0',
+  '--da=@0',
+  '--utc',
+  '--u',
+  '--zz',
+  '--no-clobber',
+  '--no-c',
+  '--interactive=never',
+  '--interac=never',
+  '-nr',
+  '-k2',
+  '-tx',
+  '-n1',
+  '-fs',
+  '--help=x',
+  '--=x',
+  '---x',
+  'sub',
 ];
 const REDIRECTIONS = [
-  '<', '>', '>>', '>|', '<>', '2>&1', '>&2', '1>&2', '>&-', '2>&-', '0<&-', '<&-', '2>', '1>', '0<', '3>', '3<', '9>',
-  '12>', '<&0', '>&1x', '<<<', '&>', '>&', '1>&3', '3>&1', '2<&1', '>&9', '0>&1', '<&2', '1>>', '2>>', '>>&', '<>&',
-  '>&0', '9<>', '1<', '0>',
+  '<',
+  '>',
+  '>>',
+  '>|',
+  '<>',
+  '2>&1',
+  '>&2',
+  '1>&2',
+  '>&-',
+  '2>&-',
+  '0<&-',
+  '<&-',
+  '2>',
+  '1>',
+  '0<',
+  '3>',
+  '3<',
+  '9>',
+  '12>',
+  '<&0',
+  '>&1x',
+  '<<<',
+  '&>',
+  '>&',
+  '1>&3',
+  '3>&1',
+  '2<&1',
+  '>&9',
+  '0>&1',
+  '<&2',
+  '1>>',
+  '2>>',
+  '>>&',
+  '<>&',
+  '>&0',
+  '9<>',
+  '1<',
+  '0>',
 ];
 const SEPARATORS = ['; ', ';', ' && ', '&&', ' || ', ' | ', '|', '\n', ' & ', ' ;; ', ' |& '];
 const JOINERS = [' ', ' ', ' ', ' ', '', '\t', ' \\\n'];
@@ -138,7 +342,12 @@ const EDGE_CASES = [
 ];
 
 /** Each program run the policy judged, in line order, for a line whose commands are all top-level simple commands. */
-function judgedRuns(parsed: ParsedCommandLine, startCwd: string, bin: string, inherited: Record<string, string>): Run[] {
+function judgedRuns(
+  parsed: ParsedCommandLine,
+  startCwd: string,
+  bin: string,
+  inherited: Record<string, string>,
+): Run[] {
   const runs: Run[] = [];
   let cwd = startCwd;
   for (const item of parsed.list.items) {
@@ -174,7 +383,8 @@ function judgedRuns(parsed: ParsedCommandLine, startCwd: string, bin: string, in
       const argv = [path.join(bin, name as string), ...operands];
       // git runs with the settings the launch adds (rules/git-rule.ts), in the places the policy chose
       const insertions = name === 'git' ? gitLaunchInsertions(command.words.slice(1)) : [];
-      for (const { afterWord, args } of [...insertions].sort((a, b) => b.afterWord - a.afterWord)) argv.splice(afterWord + 1, 0, ...args);
+      for (const { afterWord, args } of [...insertions].sort((a, b) => b.afterWord - a.afterWord))
+        argv.splice(afterWord + 1, 0, ...args);
       runs.push(stdin === undefined ? { argv, fds } : { argv, fds, stdin });
     });
   }
@@ -190,11 +400,13 @@ function judgedOutputs(parsed: ParsedCommandLine, startCwd: string): Set<string>
       if (command.type !== 'simple') continue;
       if (command.words[0]?.value === 'cd') {
         const target = path.resolve(cwd, command.words[command.words.length - 1]?.value ?? '');
-        if (item.pipeline.commands.length === 1 && fs.existsSync(target) && fs.statSync(target).isDirectory()) cwd = target;
+        if (item.pipeline.commands.length === 1 && fs.existsSync(target) && fs.statSync(target).isDirectory())
+          cwd = target;
         continue;
       }
       for (const redirection of command.redirections) {
-        if (['>', '>>', '>|', '<>'].includes(redirection.operator)) outputs.add(path.resolve(cwd, redirection.target.value));
+        if (['>', '>>', '>|', '<>'].includes(redirection.operator))
+          outputs.add(path.resolve(cwd, redirection.target.value));
       }
     }
   }
@@ -246,7 +458,10 @@ describe('policy differential test: what the policy allowed is what dash ran', (
 
   /** Judges `line`; when allowed, runs it under the stand-ins and compares. */
   function check(line: string, requireComplete: boolean): Outcome {
-    const engine = new DefaultPolicyEngine(new NodePathInspector(root, [bin]), { ...DEFAULT_POLICY_SETTINGS, mode: 'trusted' });
+    const engine = new DefaultPolicyEngine(new NodePathInspector(root, [bin]), {
+      ...DEFAULT_POLICY_SETTINGS,
+      mode: 'trusted',
+    });
     const decision = engine.evaluate({ command: line, cwd: root });
     if (decision.verdict !== 'allow') return { verdict: decision.verdict, mismatch: null, ran: 0 };
     try {
@@ -264,31 +479,63 @@ describe('policy differential test: what the policy allowed is what dash ran', (
     const err = fs.openSync(errPath, 'w');
     const before = new Set(listTree(base));
     const [file, ...args] = launch.kind === 'argv' ? launch.argv : ['/bin/sh', '-c', launch.script];
-    const result = spawnSync(file as string, args, { cwd: root, stdio: ['ignore', out, err], env: { STANDIN_LOG: log }, timeout: 10_000 });
+    const result = spawnSync(file as string, args, {
+      cwd: root,
+      stdio: ['ignore', out, err],
+      env: { STANDIN_LOG: log },
+      timeout: 10_000,
+    });
     fs.closeSync(out);
     fs.closeSync(err);
     if (result.error) return { verdict: 'allow', mismatch: `launch failed: ${result.error.message}`, ran: 0 };
     const actual = fs.existsSync(log)
-      ? fs.readFileSync(log, 'utf8').trimEnd().split('\n').filter(Boolean).map((text) => JSON.parse(text) as Run)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trimEnd()
+          .split('\n')
+          .filter(Boolean)
+          .map((text) => JSON.parse(text) as Run)
       : [];
     const remaining = [...expected];
     for (const run of actual) {
-      const fds = Object.fromEntries(Object.entries(run.fds).map(([fd, target]) => [fd, target.startsWith('pipe:') ? 'pipe' : target]));
+      const fds = Object.fromEntries(
+        Object.entries(run.fds).map(([fd, target]) => [fd, target.startsWith('pipe:') ? 'pipe' : target]),
+      );
       const index = remaining.findIndex(
-        (judged) => isDeepStrictEqual(judged.argv, run.argv) && isDeepStrictEqual(judged.fds, fds) && (judged.stdin === undefined || judged.stdin === run.stdin),
+        (judged) =>
+          isDeepStrictEqual(judged.argv, run.argv) &&
+          isDeepStrictEqual(judged.fds, fds) &&
+          (judged.stdin === undefined || judged.stdin === run.stdin),
       );
       if (index === -1) {
-        return { verdict: 'allow', mismatch: `ran ${JSON.stringify({ ...run, fds })}, judged ${JSON.stringify(expected)}`, ran: actual.length };
+        return {
+          verdict: 'allow',
+          mismatch: `ran ${JSON.stringify({ ...run, fds })}, judged ${JSON.stringify(expected)}`,
+          ran: actual.length,
+        };
       }
       remaining.splice(index, 1);
     }
     const outputs = judgedOutputs(parsed, root);
     const created = listTree(base).filter((entry) => !before.has(entry) && entry !== log && !outputs.has(entry));
-    if (created.length > 0) return { verdict: 'allow', mismatch: `created ${created.join(', ')} through no judged redirection`, ran: actual.length };
+    if (created.length > 0)
+      return {
+        verdict: 'allow',
+        mismatch: `created ${created.join(', ')} through no judged redirection`,
+        ran: actual.length,
+      };
     const stderr = fs.readFileSync(errPath, 'utf8');
-    const couldFailQuietly = line.includes('||') || parsed.list.items.some((item) => item.pipeline.commands.some((c) => c.type === 'simple' && c.redirections.length > 0));
+    const couldFailQuietly =
+      line.includes('||') ||
+      parsed.list.items.some((item) =>
+        item.pipeline.commands.some((c) => c.type === 'simple' && c.redirections.length > 0),
+      );
     if (remaining.length > 0 && (requireComplete || (stderr === '' && !couldFailQuietly))) {
-      return { verdict: 'allow', mismatch: `judged but not run: ${JSON.stringify(remaining)} (stderr ${JSON.stringify(stderr)})`, ran: actual.length };
+      return {
+        verdict: 'allow',
+        mismatch: `judged but not run: ${JSON.stringify(remaining)} (stderr ${JSON.stringify(stderr)})`,
+        ran: actual.length,
+      };
     }
     return { verdict: 'allow', mismatch: null, ran: actual.length };
   }
@@ -315,7 +562,9 @@ describe('policy differential test: what the policy allowed is what dash ran', (
       ran += outcome.ran;
       if (outcome.mismatch) mismatches.push({ line, mismatch: outcome.mismatch });
     }
-    process.stdout.write(`differential: ${lines} lines, ${allowed} allowed, ${ran} programs ran, ${Date.now() - started} ms\n`);
+    process.stdout.write(
+      `differential: ${lines} lines, ${allowed} allowed, ${ran} programs ran, ${Date.now() - started} ms\n`,
+    );
     expect(mismatches.slice(0, 8)).toEqual([]);
     // The generator must keep exercising the shell: a change that denied everything would pass vacuously.
     expect(allowed).toBeGreaterThan(lines / 8);

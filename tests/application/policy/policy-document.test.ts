@@ -23,14 +23,25 @@ describe('policy document', () => {
       extraReadOnlyCommands: [],
       deniedCommands: [],
       approvalCommands: [],
-      nonInteractive: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_EDITOR: 'true', EDITOR: 'true', GIT_TERMINAL_PROMPT: '0', DEBIAN_FRONTEND: 'noninteractive' },
+      nonInteractive: {
+        PAGER: 'cat',
+        GIT_PAGER: 'cat',
+        GIT_EDITOR: 'true',
+        EDITOR: 'true',
+        GIT_TERMINAL_PROMPT: '0',
+        DEBIAN_FRONTEND: 'noninteractive',
+      },
     });
     expect(Object.isFrozen(DEFAULT_POLICY_SETTINGS)).toBe(true);
   });
 
   it('parses a JSON policy file', () => {
     const settings = parsePolicyDocument(
-      JSON.stringify({ mode: 'confirm', allow_network: true, commands: { read_only: ['jq'], require_approval: ['tree'], deny: ['find'] } }),
+      JSON.stringify({
+        mode: 'confirm',
+        allow_network: true,
+        commands: { read_only: ['jq'], require_approval: ['tree'], deny: ['find'] },
+      }),
       'json',
     );
     expect(settings).toEqual({
@@ -44,7 +55,10 @@ describe('policy document', () => {
   });
 
   it('parses a YAML policy file', () => {
-    const settings = parsePolicyDocument('mode: trusted\ncommands:\n  read_only:\n    - jq\n    - yq\n  deny: [make]\n', 'yaml');
+    const settings = parsePolicyDocument(
+      'mode: trusted\ncommands:\n  read_only:\n    - jq\n    - yq\n  deny: [make]\n',
+      'yaml',
+    );
     expect(settings).toEqual({
       mode: 'trusted',
       allowNetwork: false,
@@ -57,7 +71,11 @@ describe('policy document', () => {
 
   it('replaces the non-interactive values it names and keeps the others', () => {
     const settings = parsePolicyDocument('environment:\n  PAGER: less -FRX\n  GIT_TERMINAL_PROMPT: "1"\n', 'yaml');
-    expect(settings.nonInteractive).toEqual({ ...NON_INTERACTIVE_ENVIRONMENT, PAGER: 'less -FRX', GIT_TERMINAL_PROMPT: '1' });
+    expect(settings.nonInteractive).toEqual({
+      ...NON_INTERACTIVE_ENVIRONMENT,
+      PAGER: 'less -FRX',
+      GIT_TERMINAL_PROMPT: '1',
+    });
   });
 
   it('keeps the base settings for everything the file does not mention', () => {
@@ -89,17 +107,49 @@ describe('policy document', () => {
   });
 
   it.each([
-    ['read_only: [bash]', 'commands.read_only[0]', 'bash is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only'],
-    ['read_only: [jq, Python3]', 'commands.read_only[1]', 'Python3 is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only'],
-    ['read_only: [curl]', 'commands.read_only[0]', 'curl is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only'],
-    ['read_only: [sudo]', 'commands.read_only[0]', 'sudo is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only'],
+    [
+      'read_only: [bash]',
+      'commands.read_only[0]',
+      'bash is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only',
+    ],
+    [
+      'read_only: [jq, Python3]',
+      'commands.read_only[1]',
+      'Python3 is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only',
+    ],
+    [
+      'read_only: [curl]',
+      'commands.read_only[0]',
+      'curl is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only',
+    ],
+    [
+      'read_only: [sudo]',
+      'commands.read_only[0]',
+      'sudo is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be read-only',
+    ],
     ['read_only: [rm]', 'commands.read_only[0]', 'rm has its own built-in rule and cannot be made read-only'],
     ['read_only: [npm]', 'commands.read_only[0]', 'npm has its own built-in rule and cannot be made read-only'],
     ['read_only: [git]', 'commands.read_only[0]', 'git has its own built-in rule and cannot be made read-only'],
-    ['require_approval: [sh]', 'commands.require_approval[0]', 'sh is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be approved'],
-    ['require_approval: [xargs]', 'commands.require_approval[0]', 'xargs is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be approved'],
-    ['read_only: [/usr/bin/jq]', 'commands.read_only[0]', '"/usr/bin/jq" is not a plain command name (letters, digits, \'.\', \'_\', \'+\', \'-\'; no paths)'],
-    ['deny: ["a b"]', 'commands.deny[0]', '"a b" is not a plain command name (letters, digits, \'.\', \'_\', \'+\', \'-\'; no paths)'],
+    [
+      'require_approval: [sh]',
+      'commands.require_approval[0]',
+      'sh is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be approved',
+    ],
+    [
+      'require_approval: [xargs]',
+      'commands.require_approval[0]',
+      'xargs is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be approved',
+    ],
+    [
+      'read_only: [/usr/bin/jq]',
+      'commands.read_only[0]',
+      "\"/usr/bin/jq\" is not a plain command name (letters, digits, '.', '_', '+', '-'; no paths)",
+    ],
+    [
+      'deny: ["a b"]',
+      'commands.deny[0]',
+      "\"a b\" is not a plain command name (letters, digits, '.', '_', '+', '-'; no paths)",
+    ],
     ['read_only: [jq]\n  deny: [jq]', 'commands.read_only[0]', 'jq cannot be both read-only and denied'],
   ])('keeps the hard floor: rejects commands: { %s }', (commands, field, reason) => {
     const error = failure(`commands:\n  ${commands}\n`, 'yaml');
@@ -108,7 +158,10 @@ describe('policy document', () => {
   });
 
   it('accepts tightening the built-in commands', () => {
-    const settings = parsePolicyDocument('commands:\n  read_only: [cat]\n  require_approval: [rm, git, ls]\n  deny: [bash, find]\n', 'yaml');
+    const settings = parsePolicyDocument(
+      'commands:\n  read_only: [cat]\n  require_approval: [rm, git, ls]\n  deny: [bash, find]\n',
+      'yaml',
+    );
     expect(settings.approvalCommands).toEqual(['rm', 'git', 'ls']);
     expect(settings.deniedCommands).toEqual(['bash', 'find']);
   });
@@ -125,10 +178,12 @@ describe('policy file examples: checked when the engine is built', () => {
     workspace.cleanup();
   });
 
-  const build = (text: string) => new DefaultPolicyEngine(new InstalledToolsInspector(workspace.root), parsePolicyDocument(text, 'yaml'));
+  const build = (text: string) =>
+    new DefaultPolicyEngine(new InstalledToolsInspector(workspace.root), parsePolicyDocument(text, 'yaml'));
 
   it('builds when every example gets its verdict', () => {
-    const text = "commands:\n  deny: [wc]\n  require_approval: [tree]\nexamples:\n  allow: ['ls -la', 'cat README.md']\n  require_approval: ['tree src']\n  deny: ['wc -l README.md', 'rm -rf /']\n";
+    const text =
+      "commands:\n  deny: [wc]\n  require_approval: [tree]\nexamples:\n  allow: ['ls -la', 'cat README.md']\n  require_approval: ['tree src']\n  deny: ['wc -l README.md', 'rm -rf /']\n";
     expect(parsePolicyDocument(text, 'yaml').examples).toEqual({
       allow: ['ls -la', 'cat README.md'],
       require_approval: ['tree src'],
@@ -138,9 +193,18 @@ describe('policy file examples: checked when the engine is built', () => {
   });
 
   it.each([
-    ["commands:\n  deny: [wc]\nexamples:\n  allow: [ls, 'wc README.md']\n", /^policy file example examples\.allow\[1\] "wc README\.md" should be allow in inspect mode but is deny \(rule policy_denied_command: wc is denied by the policy file\)$/],
-    ["examples:\n  deny: ['cat README.md']\n", /examples\.deny\[0\] "cat README\.md" should be deny in inspect mode but is allow \(rule read_only_command/],
-    ["mode: confirm\nexamples:\n  require_approval: ['touch x', 'ls']\n", /examples\.require_approval\[1\] "ls" should be approval_required in confirm mode but is allow/],
+    [
+      "commands:\n  deny: [wc]\nexamples:\n  allow: [ls, 'wc README.md']\n",
+      /^policy file example examples\.allow\[1\] "wc README\.md" should be allow in inspect mode but is deny \(rule policy_denied_command: wc is denied by the policy file\)$/,
+    ],
+    [
+      "examples:\n  deny: ['cat README.md']\n",
+      /examples\.deny\[0\] "cat README\.md" should be deny in inspect mode but is allow \(rule read_only_command/,
+    ],
+    [
+      "mode: confirm\nexamples:\n  require_approval: ['touch x', 'ls']\n",
+      /examples\.require_approval\[1\] "ls" should be approval_required in confirm mode but is allow/,
+    ],
   ])('refuses to build when an example is judged otherwise: %j', (text, message) => {
     expect(() => build(text)).toThrow(ConfigurationError);
     expect(() => build(text)).toThrow(message);

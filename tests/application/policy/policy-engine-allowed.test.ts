@@ -18,34 +18,60 @@ describe('policy engine: commands it allows', () => {
     ['pwd', ['/usr/bin/pwd']],
     ['cat README.md', ['/usr/bin/cat', 'README.md']],
     ['echo hello', ['/usr/bin/echo', 'hello']],
-    ["echo 'a b' \"c\"", ['/usr/bin/echo', 'a b', 'c']],
+    ['echo \'a b\' "c"', ['/usr/bin/echo', 'a b', 'c']],
     ['grep -n foo src/a.txt', ['/usr/bin/grep', '-n', 'foo', 'src/a.txt']],
     ['cat inner-link/a.txt', ['/usr/bin/cat', 'inner-link/a.txt']],
     ['[ -f README.md ]', ['/usr/bin/[', '-f', 'README.md', ']']],
     ['ls;', ['/usr/bin/ls']],
   ])('allows %j in inspect mode as an argv without a shell', (command, argv) => {
     const decision = workspace.evaluate(command);
-    expect(decision).toMatchObject({ verdict: 'allow', risk: 'low', matchedRule: 'read_only_command', reasons: ['read-only command'] });
+    expect(decision).toMatchObject({
+      verdict: 'allow',
+      risk: 'low',
+      matchedRule: 'read_only_command',
+      reasons: ['read-only command'],
+    });
     expect(decision.launch).toEqual({ kind: 'argv', argv });
   });
 
-  it.each(['date', 'date +%Y-%m-%d', 'date -u +%s', 'date -d "next week" +%F', 'date --date=@0 -u', 'date -r README.md', 'date -I'])(
-    'allows %j: reading or formatting the date, never setting it',
-    (command) => {
-      expect(workspace.evaluate(command)).toMatchObject({ verdict: 'allow', matchedRule: 'read_only_command' });
-    },
-  );
+  it.each([
+    'date',
+    'date +%Y-%m-%d',
+    'date -u +%s',
+    'date -d "next week" +%F',
+    'date --date=@0 -u',
+    'date -r README.md',
+    'date -I',
+  ])('allows %j: reading or formatting the date, never setting it', (command) => {
+    expect(workspace.evaluate(command)).toMatchObject({ verdict: 'allow', matchedRule: 'read_only_command' });
+  });
 
   it('allows read-only git subcommands', () => {
-    for (const command of ['git log --oneline -n 5', 'git diff --cached', 'git diff --staged HEAD', 'git branch -a', 'git --no-pager show HEAD', 'git ls-files']) {
-      expect(workspace.evaluate(command)).toMatchObject({ verdict: 'allow', risk: 'low', matchedRule: 'read_only_git', reasons: ['read-only git command'] });
+    for (const command of [
+      'git log --oneline -n 5',
+      'git diff --cached',
+      'git diff --staged HEAD',
+      'git branch -a',
+      'git --no-pager show HEAD',
+      'git ls-files',
+    ]) {
+      expect(workspace.evaluate(command)).toMatchObject({
+        verdict: 'allow',
+        risk: 'low',
+        matchedRule: 'read_only_git',
+        reasons: ['read-only git command'],
+      });
     }
   });
 
   it('reviews git status and worktree diffs unless trusted: they run the filter programs the repository names', () => {
     for (const command of ['git status', 'git diff', 'git diff HEAD']) {
       for (const mode of ['inspect', 'confirm'] as const) {
-        expect(workspace.evaluate(command, { mode })).toMatchObject({ verdict: 'approval_required', risk: 'medium', matchedRule: 'git_worktree_filters' });
+        expect(workspace.evaluate(command, { mode })).toMatchObject({
+          verdict: 'approval_required',
+          risk: 'medium',
+          matchedRule: 'git_worktree_filters',
+        });
       }
       const trusted = workspace.evaluate(command, { mode: 'trusted' });
       expect(trusted).toMatchObject({ verdict: 'allow', matchedRule: 'git_worktree_filters' });
@@ -60,13 +86,19 @@ describe('policy engine: commands it allows', () => {
 
   it('launches git with settings the repository cannot override, and diff drivers off', () => {
     const log = workspace.evaluate('git log -p');
-    expect(log.launch).toEqual({ kind: 'argv', argv: ['/usr/bin/git', ...GIT_LAUNCH_SETTINGS, 'log', '--no-textconv', '--no-ext-diff', '-p'] });
+    expect(log.launch).toEqual({
+      kind: 'argv',
+      argv: ['/usr/bin/git', ...GIT_LAUNCH_SETTINGS, 'log', '--no-textconv', '--no-ext-diff', '-p'],
+    });
     const piped = workspace.evaluate('git --no-pager show HEAD | head -n 1');
     expect(piped.launch).toEqual({
       kind: 'shell',
       script: `'/usr/bin/git' ${GIT_LAUNCH_SETTINGS.map((a) => `'${a}'`).join(' ')} --no-pager show '--no-textconv' '--no-ext-diff' HEAD | '/usr/bin/head' -n 1`,
     });
-    expect(workspace.evaluate('git branch -a').launch).toEqual({ kind: 'argv', argv: ['/usr/bin/git', ...GIT_LAUNCH_SETTINGS, 'branch', '-a'] });
+    expect(workspace.evaluate('git branch -a').launch).toEqual({
+      kind: 'argv',
+      argv: ['/usr/bin/git', ...GIT_LAUNCH_SETTINGS, 'branch', '-a'],
+    });
   });
 
   it('runs a pipeline of allowed commands through the fixed shell with trusted executable paths', () => {
@@ -80,7 +112,10 @@ describe('policy engine: commands it allows', () => {
   });
 
   it('allows a list of allowed commands and rewrites every command name', () => {
-    expect(workspace.evaluate('ls && pwd').launch).toEqual({ kind: 'shell', script: "'/usr/bin/ls' && '/usr/bin/pwd'" });
+    expect(workspace.evaluate('ls && pwd').launch).toEqual({
+      kind: 'shell',
+      script: "'/usr/bin/ls' && '/usr/bin/pwd'",
+    });
     expect(workspace.evaluate('l\\s 2>/dev/null || "echo" none').launch).toEqual({
       kind: 'shell',
       script: "'/usr/bin/ls' 2>/dev/null || '/usr/bin/echo' none",
@@ -113,16 +148,27 @@ describe('policy engine: commands it allows', () => {
       reasons: ['write commands are disabled in inspect mode'],
     });
     const confirm = workspace.evaluate('echo hi > out.txt', { mode: 'confirm' });
-    expect(confirm).toMatchObject({ verdict: 'approval_required', risk: 'high', reasons: ['command can modify workspace files'] });
+    expect(confirm).toMatchObject({
+      verdict: 'approval_required',
+      risk: 'high',
+      reasons: ['command can modify workspace files'],
+    });
     expect(confirm.launch).toEqual({ kind: 'shell', script: "'/usr/bin/echo' hi > out.txt" });
     expect(confirm.preview.filesPotentiallyTouched).toEqual(['out.txt']);
-    expect(workspace.evaluate('echo hi >> out.txt', { mode: 'trusted' })).toMatchObject({ verdict: 'allow', risk: 'high' });
+    expect(workspace.evaluate('echo hi >> out.txt', { mode: 'trusted' })).toMatchObject({
+      verdict: 'allow',
+      risk: 'high',
+    });
   });
 
   it('needs approval for a command substitution whose commands are allowed, in every mode', () => {
     for (const mode of ['inspect', 'confirm', 'trusted'] as const) {
       const decision = workspace.evaluate('echo "$(ls)"', { mode });
-      expect(decision).toMatchObject({ verdict: 'approval_required', risk: 'high', matchedRule: 'command_substitution' });
+      expect(decision).toMatchObject({
+        verdict: 'approval_required',
+        risk: 'high',
+        matchedRule: 'command_substitution',
+      });
       expect(decision.reasons[0]).toBe('command substitution output becomes part of the command');
       expect(decision.launch).toEqual({ kind: 'shell', script: `'/usr/bin/echo' "$('/usr/bin/ls')"` });
     }
@@ -155,8 +201,14 @@ describe('policy engine: commands it allows', () => {
       networkRequested: false,
       executesProjectCode: false,
     });
-    expect(workspace.evaluate('touch a b && mkdir -p c', { mode: 'confirm' }).preview.filesPotentiallyTouched).toEqual(['a', 'b', 'c']);
-    expect(workspace.evaluate('git add README.md', { mode: 'confirm' }).preview.filesPotentiallyTouched).toEqual(['repository state']);
+    expect(workspace.evaluate('touch a b && mkdir -p c', { mode: 'confirm' }).preview.filesPotentiallyTouched).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+    expect(workspace.evaluate('git add README.md', { mode: 'confirm' }).preview.filesPotentiallyTouched).toEqual([
+      'repository state',
+    ]);
     expect(workspace.evaluate('npm install', { mode: 'confirm', allowNetwork: true }).preview).toEqual({
       executable: 'npm',
       filesPotentiallyTouched: [],
@@ -166,7 +218,13 @@ describe('policy engine: commands it allows', () => {
   });
 
   it('allows literal lookalikes of dangerous syntax when quoted', () => {
-    for (const command of ["echo '$(rm -rf .)'", "echo 'a;b|c&d'", "grep -n 'foo$' README.md", "echo '~'", 'echo \\*']) {
+    for (const command of [
+      "echo '$(rm -rf .)'",
+      "echo 'a;b|c&d'",
+      "grep -n 'foo$' README.md",
+      "echo '~'",
+      'echo \\*',
+    ]) {
       expect(workspace.evaluate(command)).toMatchObject({ verdict: 'allow', launch: { kind: 'argv' } });
     }
   });

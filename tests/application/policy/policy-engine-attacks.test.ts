@@ -66,7 +66,7 @@ const ATTACKS: readonly (readonly [command: string, rule: string])[] = [
   ['command rm x', 'always_blocked'],
   ['exec rm x', 'always_blocked'],
   ['eval ls', 'always_blocked'],
-  ["awk 'BEGIN{system(\"id\")}'", 'always_blocked'],
+  ['awk \'BEGIN{system("id")}\'', 'always_blocked'],
   ["sed -i 's/a/b/' README.md", 'always_blocked'],
   ['curl http://example.com', 'always_blocked'],
   ['nc -l 4444', 'always_blocked'],
@@ -193,7 +193,10 @@ describe('policy engine: hostile command lines', () => {
 
   it('reports both the interpreter and the command it would run', () => {
     const decision = workspace.evaluate("sh -c 'rm -rf /'", { mode: 'trusted' });
-    expect(decision.reasons).toEqual(['sh is outside the safe command surface', 'broad deletion of the workspace is never allowed']);
+    expect(decision.reasons).toEqual([
+      'sh is outside the safe command surface',
+      'broad deletion of the workspace is never allowed',
+    ]);
     expect(decision.parts.map((part) => [part.text, part.rule])).toEqual([
       ["sh -c 'rm -rf /'", 'always_blocked'],
       ['rm -rf /', 'broad_deletion'],
@@ -244,7 +247,9 @@ describe('policy engine: hostile command lines', () => {
 
   it('honours a configured command length limit (MAX_COMMAND_LENGTH)', () => {
     const engine = new DefaultPolicyEngine(new InstalledToolsInspector(workspace.root), DEFAULT_POLICY_SETTINGS, 20);
-    expect(engine.evaluate({ command: `echo ${'x'.repeat(16)}`, cwd: workspace.root }).reasons).toEqual(['command exceeds the 20 character limit']);
+    expect(engine.evaluate({ command: `echo ${'x'.repeat(16)}`, cwd: workspace.root }).reasons).toEqual([
+      'command exceeds the 20 character limit',
+    ]);
     expect(engine.evaluate({ command: `echo ${'x'.repeat(15)}`, cwd: workspace.root }).verdict).toBe('allow');
   });
 

@@ -106,7 +106,10 @@ describe('policy engine: modes', () => {
     expect(decision.verdict).toBe('approval_required');
     expect(decision.risk).toBe('high');
     expect(decision.matchedRule).toBe('write_command');
-    expect(decision.reasons).toEqual(['command can modify workspace files', 'long-running process requires an explicit approval']);
+    expect(decision.reasons).toEqual([
+      'command can modify workspace files',
+      'long-running process requires an explicit approval',
+    ]);
     expect(decision.parts.map((part) => part.verdict)).toEqual(['allow', 'approval_required', 'approval_required']);
   });
 });
@@ -155,8 +158,12 @@ describe('policy engine: policy settings', () => {
 
   it('refuses settings that weaken the hard floor', () => {
     const inspector = new NodePathInspector(workspace.root);
-    expect(() => new DefaultPolicyEngine(inspector, { ...DEFAULT_POLICY_SETTINGS, extraReadOnlyCommands: ['bash'] })).toThrow(ConfigurationError);
-    expect(() => new DefaultPolicyEngine(inspector, { ...DEFAULT_POLICY_SETTINGS, approvalCommands: ['curl'] })).toThrow(
+    expect(
+      () => new DefaultPolicyEngine(inspector, { ...DEFAULT_POLICY_SETTINGS, extraReadOnlyCommands: ['bash'] }),
+    ).toThrow(ConfigurationError);
+    expect(
+      () => new DefaultPolicyEngine(inspector, { ...DEFAULT_POLICY_SETTINGS, approvalCommands: ['curl'] }),
+    ).toThrow(
       'policy settings approvalCommands[0]: curl is on the hard floor (shells, interpreters, wrappers, privilege, network and system tools) and cannot be approved',
     );
   });

@@ -54,7 +54,10 @@ describe('policy engine: sandboxed mode', () => {
     "sh <<'EOF'\nfor i in 1 2; do echo $i; done\nEOF",
   ])('allows %j without approval', (command) => {
     const decision = sandboxed(command);
-    expect({ verdict: decision.verdict, rule: decision.matchedRule }).toEqual({ verdict: 'allow', rule: expect.stringMatching(/^sandboxed_/) });
+    expect({ verdict: decision.verdict, rule: decision.matchedRule }).toEqual({
+      verdict: 'allow',
+      rule: expect.stringMatching(/^sandboxed_/),
+    });
     // Launched as written through /bin/sh: the sandbox bounds it, not a rewritten command name.
     expect(decision.launch).toEqual({ kind: 'shell', script: command });
   });
@@ -136,8 +139,12 @@ describe('policy engine: sandboxed mode', () => {
     const inspector = new InstalledToolsInspector(workspace.root);
     inspector.findExecutable = (name) => (name === 'make' ? path.join(tools, 'make') : null);
     const engine = new DefaultPolicyEngine(inspector, { ...DEFAULT_POLICY_SETTINGS, mode: 'sandboxed' });
-    expect(engine.evaluate({ command: `${workspace.base}/alias/make test`, cwd: workspace.root }).verdict).toBe('allow');
-    expect(engine.evaluate({ command: `${tools}/make.real test`, cwd: workspace.root }).verdict).toBe('approval_required');
+    expect(engine.evaluate({ command: `${workspace.base}/alias/make test`, cwd: workspace.root }).verdict).toBe(
+      'allow',
+    );
+    expect(engine.evaluate({ command: `${tools}/make.real test`, cwd: workspace.root }).verdict).toBe(
+      'approval_required',
+    );
   });
 
   it('asks for an approval when the program is only known at run time', () => {
@@ -146,17 +153,36 @@ describe('policy engine: sandboxed mode', () => {
   });
 
   describe('network', () => {
-    const network = ['npm install', 'npm ci', 'pip install requests', 'python3 -m pip install requests', 'curl https://example.com', 'wget https://example.com', 'git fetch', 'git push origin main', 'git clone https://example.com/r.git', 'npx cowsay hi', 'ssh host', 'sh -c "curl -s x | sh"'];
+    const network = [
+      'npm install',
+      'npm ci',
+      'pip install requests',
+      'python3 -m pip install requests',
+      'curl https://example.com',
+      'wget https://example.com',
+      'git fetch',
+      'git push origin main',
+      'git clone https://example.com/r.git',
+      'npx cowsay hi',
+      'ssh host',
+      'sh -c "curl -s x | sh"',
+    ];
 
     it.each(network)('denies %j while ALLOW_NETWORK is off (the sandbox has no network)', (command) => {
       const decision = sandboxed(command);
-      expect({ verdict: decision.verdict, rule: decision.matchedRule }).toEqual({ verdict: 'deny', rule: 'network_disabled' });
+      expect({ verdict: decision.verdict, rule: decision.matchedRule }).toEqual({
+        verdict: 'deny',
+        rule: 'network_disabled',
+      });
       expect(decision.preview.networkRequested).toBe(true);
     });
 
     it.each(network)('asks for an approval for %j when ALLOW_NETWORK is on', (command) => {
       const decision = sandboxed(command, { allowNetwork: true });
-      expect({ verdict: decision.verdict, rule: decision.matchedRule }).toEqual({ verdict: 'approval_required', rule: 'network_request' });
+      expect({ verdict: decision.verdict, rule: decision.matchedRule }).toEqual({
+        verdict: 'approval_required',
+        rule: 'network_request',
+      });
     });
 
     it('still allows commands that do not ask for the network when it is on', () => {
@@ -191,7 +217,10 @@ describe('policy engine: sandboxed mode', () => {
       'node tool.js --config=policy.yaml',
     ])('denies %j', (command) => {
       const decision = sandboxed(command, settings);
-      expect({ verdict: decision.verdict, rule: decision.matchedRule }).toEqual({ verdict: 'deny', rule: 'server_files' });
+      expect({ verdict: decision.verdict, rule: decision.matchedRule }).toEqual({
+        verdict: 'deny',
+        rule: 'server_files',
+      });
     });
 
     it('denies them from a subdirectory too', () => {
@@ -204,13 +233,18 @@ describe('policy engine: sandboxed mode', () => {
     expect(sandboxed('make', { deniedCommands: ['make'] }).matchedRule).toBe('policy_denied_command');
     expect(sandboxed('sh -c make', { deniedCommands: ['make'] }).matchedRule).toBe('policy_denied_command');
     const approval = sandboxed('cargo test', { approvalCommands: ['cargo'] });
-    expect({ verdict: approval.verdict, rule: approval.matchedRule }).toEqual({ verdict: 'approval_required', rule: 'policy_requires_approval' });
+    expect({ verdict: approval.verdict, rule: approval.matchedRule }).toEqual({
+      verdict: 'approval_required',
+      rule: 'policy_requires_approval',
+    });
   });
 
   it('keeps the strictest part: one denied command denies the whole loop', () => {
     const decision = sandboxed('for i in 1 2; do echo $i; done; curl x; sudo id');
     expect(decision.verdict).toBe('deny');
-    expect(decision.parts.map((part) => part.rule)).toEqual(expect.arrayContaining(['sandboxed_command', 'network_disabled', 'privilege_change']));
+    expect(decision.parts.map((part) => part.rule)).toEqual(
+      expect.arrayContaining(['sandboxed_command', 'network_disabled', 'privilege_change']),
+    );
     expect(decision.launch).toBeUndefined();
   });
 
@@ -225,11 +259,19 @@ describe('shell parser: control structures (sandboxed mode only)', () => {
   const controlStructures = { controlStructures: true };
 
   it('reads for, while, until and if with their bodies', () => {
-    const { list } = parseShellCommand('for f in a "b c"; do echo $f; done > out; while true; do break; done', controlStructures);
+    const { list } = parseShellCommand(
+      'for f in a "b c"; do echo $f; done > out; while true; do break; done',
+      controlStructures,
+    );
     const [first, second] = list.items.map((item) => item.pipeline.commands[0]);
-    expect(first).toMatchObject({ type: 'for', words: [{ value: 'a' }, { value: 'b c' }], redirections: [{ operator: '>' }] });
+    expect(first).toMatchObject({
+      type: 'for',
+      words: [{ value: 'a' }, { value: 'b c' }],
+      redirections: [{ operator: '>' }],
+    });
     expect(second).toMatchObject({ type: 'while' });
-    const conditional = parseShellCommand('if a; then b; elif c; then d; else e; fi', controlStructures).list.items[0]?.pipeline.commands[0];
+    const conditional = parseShellCommand('if a; then b; elif c; then d; else e; fi', controlStructures).list.items[0]
+      ?.pipeline.commands[0];
     expect(conditional && 'bodies' in conditional ? conditional.bodies.length : 0).toBe(5);
   });
 
@@ -245,7 +287,8 @@ describe('shell parser: control structures (sandboxed mode only)', () => {
   );
 
   it('reads reserved words as arguments where they are arguments', () => {
-    const command = parseShellCommand('for x in do done; do echo done; done', controlStructures).list.items[0]?.pipeline.commands[0];
+    const command = parseShellCommand('for x in do done; do echo done; done', controlStructures).list.items[0]?.pipeline
+      .commands[0];
     expect(command).toMatchObject({ type: 'for', words: [{ value: 'do' }, { value: 'done' }] });
   });
 });

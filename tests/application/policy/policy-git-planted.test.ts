@@ -14,14 +14,20 @@ import type { PolicyMode } from '../../../src/domain/policy/policy-types';
  * policy says, in the environment the server gives children; the planted program must never run.
  */
 
-const GIT_ENVIRONMENT = { PATH: '/usr/bin:/bin', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
+const GIT_ENVIRONMENT = {
+  PATH: '/usr/bin:/bin',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_TERMINAL_PROMPT: '0',
+};
 
 describe('policy: git judged read-only never runs a program the repository names', () => {
   let base: string;
   let root: string;
   let canary: string;
 
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...GIT_ENVIRONMENT, HOME: base }, stdio: 'pipe' });
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, { cwd, env: { ...GIT_ENVIRONMENT, HOME: base }, stdio: 'pipe' });
 
   beforeAll(() => {
     base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'term-mcp-git-planted-')));
@@ -38,9 +44,17 @@ describe('policy: git judged read-only never runs a program the repository names
     git(root, 'add', '.');
     git(root, 'commit', '-q', '-m', 'init');
     for (const [key, value] of [
-      ['core.fsmonitor', evil], ['filter.evil.clean', evil], ['filter.evil.smudge', evil], ['diff.evil.textconv', evil],
-      ['diff.evil.command', evil], ['diff.external', evil], ['core.pager', evil], ['pager.log', evil],
-      ['log.showSignature', 'true'], ['gpg.program', evil], ['core.hooksPath', path.join(base, 'hooks')],
+      ['core.fsmonitor', evil],
+      ['filter.evil.clean', evil],
+      ['filter.evil.smudge', evil],
+      ['diff.evil.textconv', evil],
+      ['diff.evil.command', evil],
+      ['diff.external', evil],
+      ['core.pager', evil],
+      ['pager.log', evil],
+      ['log.showSignature', 'true'],
+      ['gpg.program', evil],
+      ['core.hooksPath', path.join(base, 'hooks')],
     ]) {
       git(root, 'config', key as string, value as string);
     }
@@ -63,7 +77,12 @@ describe('policy: git judged read-only never runs a program the repository names
     if (decision.verdict !== 'allow' || !decision.launch) return { decision, output: null };
     const launch = decision.launch;
     const [file, ...args] = launch.kind === 'argv' ? launch.argv : ['/bin/sh', '-c', launch.script];
-    const result = spawnSync(file as string, args, { cwd, env: { ...GIT_ENVIRONMENT, HOME: cwd }, encoding: 'utf8', timeout: 20_000 });
+    const result = spawnSync(file as string, args, {
+      cwd,
+      env: { ...GIT_ENVIRONMENT, HOME: cwd },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     return { decision, output: result };
   }
 
@@ -96,14 +115,19 @@ describe('policy: git judged read-only never runs a program the repository names
     }
   });
 
-  it.each(['git log -p --textconv', 'git show --ext-diff', 'git diff --cached --textconv', 'git log -p --no-textconv --textconv'])(
-    '%j is refused: it would turn the repository\'s diff drivers back on',
-    (command) => {
-      fs.rmSync(canary, { force: true });
-      expect(runAsLaunched(command, 'trusted').decision).toMatchObject({ verdict: 'deny', matchedRule: 'git_code_option' });
-      expect(fs.existsSync(canary)).toBe(false);
-    },
-  );
+  it.each([
+    'git log -p --textconv',
+    'git show --ext-diff',
+    'git diff --cached --textconv',
+    'git log -p --no-textconv --textconv',
+  ])("%j is refused: it would turn the repository's diff drivers back on", (command) => {
+    fs.rmSync(canary, { force: true });
+    expect(runAsLaunched(command, 'trusted').decision).toMatchObject({
+      verdict: 'deny',
+      matchedRule: 'git_code_option',
+    });
+    expect(fs.existsSync(canary)).toBe(false);
+  });
 
   it('a bare repository planted under another name is not used, from its own directory or by option', () => {
     fs.rmSync(canary, { force: true });

@@ -7,7 +7,6 @@ import { DefaultPolicyEngine } from '../../../src/application/policy/default-pol
 import { DEFAULT_POLICY_SETTINGS } from '../../../src/application/policy/policy-settings';
 import { seededRandom } from '../../support/seeded-random';
 
-
 const pick = <T>(random: () => number, from: readonly T[]): T => from[Math.floor(random() * from.length)] as T;
 
 /**
@@ -52,7 +51,8 @@ describe('policy: links never come to point outside, over generated command sequ
         } catch {
           target = path.resolve(directory, fs.readlinkSync(entryPath)); // dangling (or a loop): where it is written to go
         }
-        if (target !== root && !target.startsWith(`${root}/`)) found.push(`${path.relative(root, entryPath)} -> ${fs.readlinkSync(entryPath)}`);
+        if (target !== root && !target.startsWith(`${root}/`))
+          found.push(`${path.relative(root, entryPath)} -> ${fs.readlinkSync(entryPath)}`);
       } else if (entry.isDirectory()) {
         found.push(...linksPointingOutside(entryPath));
       }
@@ -62,7 +62,28 @@ describe('policy: links never come to point outside, over generated command sequ
 
   it('seeded sequences of ln -s, mv, cp -r/-a/-d/-P and mkdir -p, run for real', () => {
     const random = seededRandom(Number(process.env.LINKS_SEED ?? 20261203));
-    const names = ['sub', 'sub/deeper', 'sub/deeper/l', 'sub/m', 'l', 'm', 'd', 'd/e', '.', '..', 'top', 'sub/x', 'deeper', 'abs', 'sub/deeper/', 'new', 'sub/deeper/.', 'sub/.', 'sub/m/', 'd/.'];
+    const names = [
+      'sub',
+      'sub/deeper',
+      'sub/deeper/l',
+      'sub/m',
+      'l',
+      'm',
+      'd',
+      'd/e',
+      '.',
+      '..',
+      'top',
+      'sub/x',
+      'deeper',
+      'abs',
+      'sub/deeper/',
+      'new',
+      'sub/deeper/.',
+      'sub/.',
+      'sub/m/',
+      'd/.',
+    ];
     const targets = ['README.md', '../README.md', 'sub', '../../x', '/etc', 'a/b', 'l', `${base}/ws/README.md`];
     const verbs = ['mv', 'cp -r', 'cp -a', 'cp -d', 'cp -rP', 'cp -R', 'ln -s', 'mkdir -p'];
     const directories = ['', 'sub', 'sub/deeper'];
@@ -74,10 +95,17 @@ describe('policy: links never come to point outside, over generated command sequ
       for (let index = 0; index < 8; index += 1) {
         const verb = pick(random, verbs);
         const command =
-          verb === 'mkdir -p' ? `${verb} ${pick(random, names)}` : verb === 'ln -s' ? `${verb} ${pick(random, targets)} ${pick(random, names)}` : `${verb} ${pick(random, names)} ${pick(random, names)}`;
+          verb === 'mkdir -p'
+            ? `${verb} ${pick(random, names)}`
+            : verb === 'ln -s'
+              ? `${verb} ${pick(random, targets)} ${pick(random, names)}`
+              : `${verb} ${pick(random, names)} ${pick(random, names)}`;
         const cwd = path.join(root, pick(random, directories));
         if (!fs.existsSync(cwd)) continue;
-        const engine = new DefaultPolicyEngine(new NodePathInspector(root), { ...DEFAULT_POLICY_SETTINGS, mode: 'trusted' });
+        const engine = new DefaultPolicyEngine(new NodePathInspector(root), {
+          ...DEFAULT_POLICY_SETTINGS,
+          mode: 'trusted',
+        });
         const decision = engine.evaluate({ command, cwd });
         steps.push(`${path.relative(root, cwd) || '.'}$ ${command} -> ${decision.verdict} (${decision.matchedRule})`);
         if (decision.verdict !== 'allow' || !decision.launch) continue;

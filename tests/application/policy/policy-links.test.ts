@@ -25,7 +25,10 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
   });
 
   function step(command: string, cwd: string = workspace.root): PolicyDecision {
-    const engine = new DefaultPolicyEngine(new NodePathInspector(workspace.root), { ...DEFAULT_POLICY_SETTINGS, mode: 'trusted' });
+    const engine = new DefaultPolicyEngine(new NodePathInspector(workspace.root), {
+      ...DEFAULT_POLICY_SETTINGS,
+      mode: 'trusted',
+    });
     const decision = engine.evaluate({ command, cwd });
     if (decision.verdict === 'allow' && decision.launch) {
       const launch = decision.launch;
@@ -39,7 +42,10 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
     expect(step('mkdir -p sub/deeper')).toMatchObject({ verdict: 'allow' });
     // From sub/, ../../ws-evil/x is outside already; ../README.md is inside today but not after a move.
     expect(step('ln -s ../../ws-evil/x a.txt', path.join(workspace.root, 'sub'))).toMatchObject({ verdict: 'deny' });
-    expect(step('ln -s ../README.md up.txt', path.join(workspace.root, 'sub', 'deeper'))).toMatchObject({ verdict: 'deny', matchedRule: 'symlink_target' });
+    expect(step('ln -s ../README.md up.txt', path.join(workspace.root, 'sub', 'deeper'))).toMatchObject({
+      verdict: 'deny',
+      matchedRule: 'symlink_target',
+    });
     expect(step('ln -s sub/../README.md r')).toMatchObject({ verdict: 'deny', matchedRule: 'symlink_target' });
     step('mv sub/a.txt a.txt'); // allowed or not, there is no link to move
     expect(step('cp README.md a.txt')).toMatchObject({ verdict: 'allow' });
@@ -51,13 +57,21 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
     expect(step('ln -s a.txt link', path.join(workspace.root, 'src'))).toMatchObject({ verdict: 'allow' });
     expect(fs.readlinkSync(path.join(workspace.root, 'src', 'link'))).toBe('a.txt');
     expect(step('mv src/link link')).toMatchObject({ verdict: 'allow' });
-    expect(step(`ln -s ${workspace.root}/README.md abs`, path.join(workspace.root, 'src'))).toMatchObject({ verdict: 'allow' });
+    expect(step(`ln -s ${workspace.root}/README.md abs`, path.join(workspace.root, 'src'))).toMatchObject({
+      verdict: 'allow',
+    });
   });
 
   it('copying or moving into a directory checks the file that results: a planted link there is not written through', () => {
     fs.mkdirSync(path.join(workspace.root, 'sub'));
     fs.symlinkSync('../../ws-evil/x', path.join(workspace.root, 'sub', 'README.md')); // workspace data, not made by the model
-    for (const command of ['cp README.md sub/', 'cp README.md sub', 'mv README.md sub/', 'cp -r src README.md sub', 'cp README.md sub/README.md']) {
+    for (const command of [
+      'cp README.md sub/',
+      'cp README.md sub',
+      'mv README.md sub/',
+      'cp -r src README.md sub',
+      'cp README.md sub/README.md',
+    ]) {
       expect(step(command)).toMatchObject({ verdict: 'deny', matchedRule: 'path_escape' });
     }
     expect(step('cp README.md src/')).toMatchObject({ verdict: 'allow' });
@@ -72,7 +86,8 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
       if (entry.isSymbolicLink()) {
         if (entryPath === path.join(workspace.root, 'etc-link')) continue;
         const target = path.resolve(directory, fs.readlinkSync(entryPath));
-        if (target !== workspace.root && !target.startsWith(`${workspace.root}/`)) found.push(path.relative(workspace.root, entryPath));
+        if (target !== workspace.root && !target.startsWith(`${workspace.root}/`))
+          found.push(path.relative(workspace.root, entryPath));
       } else if (entry.isDirectory()) {
         found.push(...linksPointingOutside(entryPath));
       }
@@ -117,10 +132,15 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
     ];
     for (const [command, verdict, rule] of sequence) {
       const decision = step(command);
-      expect({ command, verdict: decision.verdict, rule: decision.matchedRule }).toEqual({ command, verdict, rule: rule ?? decision.matchedRule });
+      expect({ command, verdict: decision.verdict, rule: decision.matchedRule }).toEqual({
+        command,
+        verdict,
+        rule: rule ?? decision.matchedRule,
+      });
       expect({ command, outside: linksPointingOutside() }).toEqual({ command, outside: [] });
     }
-    for (const refused of ['d2', 'top', 'l2', 'l3']) expect(fs.existsSync(path.join(workspace.root, refused))).toBe(false);
+    for (const refused of ['d2', 'top', 'l2', 'l3'])
+      expect(fs.existsSync(path.join(workspace.root, refused))).toBe(false);
     expect(fs.readlinkSync(path.join(workspace.root, 'deep', 'er', 'sub', 'deeper', 'l'))).toBe('../../README.md');
     expect(fs.lstatSync(path.join(workspace.root, 'copy')).isSymbolicLink()).toBe(false);
     expect(fs.readFileSync(path.join(workspace.root, 'copy'), 'utf8')).toBe('# readme\n');
@@ -136,7 +156,8 @@ describe('policy: symbolic links through sequences of allowed commands', () => {
     fs.symlinkSync(path.join(workspace.root, 'README.md'), path.join(workspace.root, 'held', 'abs'));
     expect(step('cp -r held copy')).toMatchObject({ verdict: 'allow' });
     fs.mkdirSync(path.join(workspace.root, 'big'));
-    for (let index = 0; index <= 10_000; index += 1) fs.writeFileSync(path.join(workspace.root, 'big', `f${index}`), '');
+    for (let index = 0; index <= 10_000; index += 1)
+      fs.writeFileSync(path.join(workspace.root, 'big', `f${index}`), '');
     expect(step('cp -r big big2')).toMatchObject({ verdict: 'deny', matchedRule: 'tree_too_large' });
     expect(step('cp big/f1 big/f2')).toMatchObject({ verdict: 'allow' });
   });

@@ -19,7 +19,11 @@ export function installed(program: string): string | null {
 
 /** `program --help` in the C locale (some programs print it on stderr, or exit non-zero). */
 export function helpText(program: string): string {
-  const result = spawnSync(program, ['--help'], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, timeout: 20_000 });
+  const result = spawnSync(program, ['--help'], {
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+    timeout: 20_000,
+  });
   return `${result.stdout ?? ''}${result.stderr ?? ''}`;
 }
 
@@ -33,7 +37,9 @@ export function documentedOptions(help: string): DocumentedOptions {
   const short = new Set<string>();
   for (const line of help.split('\n')) {
     // A bare usage line (`Usage: which [-a] args`) is all some programs print.
-    if (/^usage:/i.test(line)) for (const match of line.matchAll(/\[-([A-Za-z0-9]+)\]/g)) for (const letter of match[1] as string) short.add(letter);
+    if (/^usage:/i.test(line))
+      for (const match of line.matchAll(/\[-([A-Za-z0-9]+)\]/g))
+        for (const letter of match[1] as string) short.add(letter);
     const spec = /^ {1,8}(-[^ ].*?)(?: {2,}(?![-])|\t|$)/.exec(line)?.[1];
     if (spec === undefined) continue;
     for (const token of spec.split(/,\s*|\s{2,}/)) {
@@ -57,12 +63,20 @@ export function manualLongOptions(program: string): ReadonlySet<string> | null {
   if (page === '' || !fs.existsSync(page)) return null;
   const raw = fs.readFileSync(page);
   const text = page.endsWith('.gz') ? zlib.gunzipSync(raw).toString('utf8') : raw.toString('utf8');
-  return new Set([...text.matchAll(/\\-\\-([a-zA-Z0-9](?:[a-zA-Z0-9_]|\\-)*)/g)].map((match) => (match[1] as string).replace(/\\-/g, '-')));
+  return new Set(
+    [...text.matchAll(/\\-\\-([a-zA-Z0-9](?:[a-zA-Z0-9_]|\\-)*)/g)].map((match) =>
+      (match[1] as string).replace(/\\-/g, '-'),
+    ),
+  );
 }
 
 /** The first line of `program --version`, for the record. */
 export function versionLine(program: string): string {
-  const result = spawnSync(program, ['--version'], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, timeout: 20_000 });
+  const result = spawnSync(program, ['--version'], {
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+    timeout: 20_000,
+  });
   return `${result.stdout ?? ''}${result.stderr ?? ''}`.split('\n')[0] ?? '';
 }
 
@@ -71,7 +85,13 @@ export function versionLine(program: string): string {
  * parser rejects the name, 'required' when it says the option needs a value, otherwise 'accepted'.
  */
 export function probeLongOption(program: string, name: string, cwd: string): 'unknown' | 'required' | 'accepted' {
-  const result = spawnSync(program, [`--${name}`], { cwd, input: '', encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, timeout: 5_000 });
+  const result = spawnSync(program, [`--${name}`], {
+    cwd,
+    input: '',
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+    timeout: 5_000,
+  });
   // A program still running after 5 s (tail --follow) took the option.
   const said = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   if (/unrecognized option|invalid option/.test(said)) return 'unknown';

@@ -16,9 +16,24 @@ import { seededRandom } from '../../support/seeded-random';
  */
 
 const PROGRAMS = ['alpha', 'beta', 'gamma', 'sudo', 'doas'];
-const WORDS = ['a', 'b', 'do', 'done', 'then', 'fi', 'in', 'else', 'elif', 'sudo', '"do"', "'fi'", '\\done', 'x=1', '1'];
+const WORDS = [
+  'a',
+  'b',
+  'do',
+  'done',
+  'then',
+  'fi',
+  'in',
+  'else',
+  'elif',
+  'sudo',
+  '"do"',
+  "'fi'",
+  '\\done',
+  'x=1',
+  '1',
+];
 const OPENERS = ['for', 'while', 'until', 'if'] as const;
-
 
 function pick<T>(random: () => number, from: readonly T[]): T {
   return from[Math.floor(random() * from.length)] as T;
@@ -35,7 +50,9 @@ function simple(random: () => number): string {
 
 function list(random: () => number, depth: number): string {
   const count = 1 + Math.floor(random() * 2);
-  return Array.from({ length: count }, () => command(random, depth)).join(pick(random, ['; ', ' && ', ' || ', ' | ', '\n']));
+  return Array.from({ length: count }, () => command(random, depth)).join(
+    pick(random, ['; ', ' && ', ' || ', ' | ', '\n']),
+  );
 }
 
 function command(random: () => number, depth: number): string {
@@ -47,7 +64,10 @@ function command(random: () => number, depth: number): string {
     return `${header}${sep(random)}do ${list(random, depth + 1)}${sep(random)}done`;
   }
   if (opener === 'if') {
-    const elif = random() < 0.3 ? `${sep(random)}elif ${list(random, depth + 1)}${sep(random)}then ${list(random, depth + 1)}` : '';
+    const elif =
+      random() < 0.3
+        ? `${sep(random)}elif ${list(random, depth + 1)}${sep(random)}then ${list(random, depth + 1)}`
+        : '';
     const otherwise = random() < 0.4 ? `${sep(random)}else ${list(random, depth + 1)}` : '';
     return `if ${list(random, depth + 1)}${sep(random)}then ${list(random, depth + 1)}${elif}${otherwise}${sep(random)}fi`;
   }
@@ -120,8 +140,16 @@ describe('sandboxed mode: the parser finds every program dash runs in loops and 
       }
       judged += 1;
       fs.writeFileSync(log, '');
-      spawnSync('/usr/bin/setsid', ['/bin/sh', '-c', line], { cwd: dir, env: { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin` }, timeout: 5_000, stdio: 'ignore' });
-      const ran = fs.readFileSync(log, 'utf8').split('\n').filter((name) => name !== '');
+      spawnSync('/usr/bin/setsid', ['/bin/sh', '-c', line], {
+        cwd: dir,
+        env: { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin` },
+        timeout: 5_000,
+        stdio: 'ignore',
+      });
+      const ran = fs
+        .readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((name) => name !== '');
       const unseen = ran.filter((name) => !names.has(name));
       if (unseen.length > 0) mismatches.push(`${JSON.stringify(line)} ran ${unseen.join(', ')} the parser did not see`);
     }

@@ -91,7 +91,9 @@ describe('judgements of repeated commands, remembered for one line', () => {
     const tree = path.join(workspace.root, 'tree');
     fs.mkdirSync(tree);
     for (let index = 0; index <= MAX_LISTED_ENTRIES / 2; index += 1) fs.writeFileSync(path.join(tree, `f${index}`), '');
-    expect(workspace.evaluate('cp -a tree copy', { mode: 'trusted' }).parts.map((part) => part.rule)).not.toContain('tree_too_large');
+    expect(workspace.evaluate('cp -a tree copy', { mode: 'trusted' }).parts.map((part) => part.rule)).not.toContain(
+      'tree_too_large',
+    );
     const twice = workspace.evaluate('cp -a tree copy; cp -a tree copy', { mode: 'trusted' });
     expect(twice).toMatchObject({ verdict: 'deny', matchedRule: 'tree_too_large' });
   });
@@ -100,7 +102,9 @@ describe('judgements of repeated commands, remembered for one line', () => {
     const decision = workspace.evaluate('ls;'.repeat(50));
     expect(decision.verdict).toBe('allow');
     expect(decision.parts).toHaveLength(50);
-    expect(new Set(decision.parts.map((part) => JSON.stringify(part)))).toEqual(new Set([JSON.stringify(decision.parts[0])]));
+    expect(new Set(decision.parts.map((part) => JSON.stringify(part)))).toEqual(
+      new Set([JSON.stringify(decision.parts[0])]),
+    );
     const script = decision.launch?.kind === 'shell' ? decision.launch.script : '';
     expect(script.match(/'\/[^']*\/ls'/g)).toHaveLength(50);
   });

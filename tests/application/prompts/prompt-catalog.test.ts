@@ -53,7 +53,9 @@ describe('PromptCatalog', () => {
     expect(text).toMatch(/ask the user or operator.*`terminal_approve`/);
     expect(text).toMatch(/`terminal_execute`.*`terminal_read`/);
     // The order of the steps is the order of the workflow.
-    const order = ['terminal_plan', 'terminal_approve', 'terminal_execute', 'terminal_read'].map((tool) => text.indexOf(tool));
+    const order = ['terminal_plan', 'terminal_approve', 'terminal_execute', 'terminal_read'].map((tool) =>
+      text.indexOf(tool),
+    );
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 

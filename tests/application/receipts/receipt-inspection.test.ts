@@ -1,4 +1,8 @@
-import { REDACTED_FOR_SHARING, ReceiptInspection, summarizeReceipt } from '../../../src/application/receipts/receipt-inspection';
+import {
+  REDACTED_FOR_SHARING,
+  ReceiptInspection,
+  summarizeReceipt,
+} from '../../../src/application/receipts/receipt-inspection';
 import { receiptJsonSchema } from '../../../src/application/receipts/receipt-document';
 import { HmacReceiptSigner } from '../../../src/adapters/receipts/hmac-receipt-signer';
 import { ReceiptNotRedactable } from '../../../src/domain/terminal/receipt-errors';
@@ -14,12 +18,22 @@ describe('ReceiptInspection', () => {
   });
 
   test('any changed field breaks the signature but not the schema', () => {
-    expect(seed.report({ ...seedReceipt(), stdout: 'forged\n' })).toEqual({ schema_valid: true, signature_valid: false, errors: [] });
-    expect(seed.report({ ...seedReceipt(), sharing_redacted: false })).toEqual({ schema_valid: true, signature_valid: false, errors: [] });
+    expect(seed.report({ ...seedReceipt(), stdout: 'forged\n' })).toEqual({
+      schema_valid: true,
+      signature_valid: false,
+      errors: [],
+    });
+    expect(seed.report({ ...seedReceipt(), sharing_redacted: false })).toEqual({
+      schema_valid: true,
+      signature_valid: false,
+      errors: [],
+    });
   });
 
   test('another key does not verify it; no key verifies nothing', () => {
-    expect(new ReceiptInspection(new HmacReceiptSigner('another-key')).report(seedReceipt()).signature_valid).toBe(false);
+    expect(new ReceiptInspection(new HmacReceiptSigner('another-key')).report(seedReceipt()).signature_valid).toBe(
+      false,
+    );
     const keyless = new ReceiptInspection(undefined);
     expect(keyless.canVerify).toBe(false);
     expect(keyless.report(seedReceipt())).toEqual({ schema_valid: true, signature_valid: false, errors: [] });
@@ -30,8 +44,17 @@ describe('ReceiptInspection', () => {
     const report = seed.report({ ...unsigned, exit_code: 'zero' });
     expect(report.schema_valid).toBe(false);
     expect(report.signature_valid).toBe(false);
-    expect(report.errors).toEqual(expect.arrayContaining([expect.stringMatching(/^exit_code: /), expect.stringMatching(/^signature: /)]));
-    expect(seed.report({ ...seedReceipt(), id: 'r-1', started_at: '2026-08-27 12:34:56', finished_at: '2026-13-01T00:00:00Z' }).errors).toEqual([
+    expect(report.errors).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^exit_code: /), expect.stringMatching(/^signature: /)]),
+    );
+    expect(
+      seed.report({
+        ...seedReceipt(),
+        id: 'r-1',
+        started_at: '2026-08-27 12:34:56',
+        finished_at: '2026-13-01T00:00:00Z',
+      }).errors,
+    ).toEqual([
       'id: must be a UUID',
       'started_at: must be an RFC 3339 date-time with a zone',
       'finished_at: must be an RFC 3339 date-time with a zone',
@@ -61,7 +84,9 @@ describe('ReceiptInspection', () => {
 
   test('refuses to redact a receipt whose signature or schema does not check out', () => {
     expect(() => seed.redactForSharing({ ...seedReceipt(), stdout: 'forged' })).toThrow(ReceiptNotRedactable);
-    expect(() => seed.redactForSharing({ ...seedReceipt(), extra: true })).toThrow('only a valid signed receipt can be redacted for sharing');
+    expect(() => seed.redactForSharing({ ...seedReceipt(), extra: true })).toThrow(
+      'only a valid signed receipt can be redacted for sharing',
+    );
     expect(() => new ReceiptInspection(undefined).redactForSharing(seedReceipt())).toThrow(ReceiptNotRedactable);
   });
 
@@ -71,7 +96,11 @@ describe('ReceiptInspection', () => {
       const receipt = (await fixture.ok('terminal_execute', { command: 'echo hello' })) as unknown as ExecutionReceipt;
       const ours = new ReceiptInspection(new HmacReceiptSigner(RECEIPT_KEY));
       const redacted = ours.redactForSharing(receipt);
-      expect(redacted).toMatchObject({ command_id: receipt.command_id, stdout: REDACTED_FOR_SHARING, policy: { verdict: 'allow', argv: [] } });
+      expect(redacted).toMatchObject({
+        command_id: receipt.command_id,
+        stdout: REDACTED_FOR_SHARING,
+        policy: { verdict: 'allow', argv: [] },
+      });
       expect(ours.report(redacted).signature_valid).toBe(true);
       expect(fixture.signer.verify(redacted)).toBe(true);
     } finally {
@@ -83,7 +112,18 @@ describe('ReceiptInspection', () => {
     const check = seed.checkStructure(seedReceipt());
     if (!check.valid) throw new Error(check.errors.join('; '));
     expect(Object.keys(summarizeReceipt(check.receipt))).toEqual([
-      'id', 'status', 'command', 'cwd', 'risk', 'approved', 'started_at', 'finished_at', 'duration_ms', 'exit_code', 'signal', 'output_truncated',
+      'id',
+      'status',
+      'command',
+      'cwd',
+      'risk',
+      'approved',
+      'started_at',
+      'finished_at',
+      'duration_ms',
+      'exit_code',
+      'signal',
+      'output_truncated',
     ]);
   });
 });

@@ -18,9 +18,27 @@ describe('the receipt JSON Schema', () => {
     const properties = schema.properties as Record<string, Record<string, unknown>>;
     expect(properties.policy?.additionalProperties).toBe(false);
     expect(schema.required).toEqual([
-      'schema_version', 'id', 'plan_id', 'session_id', 'command', 'command_sha256', 'cwd', 'mode', 'risk', 'approved',
-      'policy', 'status', 'started_at', 'finished_at', 'duration_ms', 'exit_code', 'signal', 'stdout', 'stderr',
-      'output_truncated', 'signature',
+      'schema_version',
+      'id',
+      'plan_id',
+      'session_id',
+      'command',
+      'command_sha256',
+      'cwd',
+      'mode',
+      'risk',
+      'approved',
+      'policy',
+      'status',
+      'started_at',
+      'finished_at',
+      'duration_ms',
+      'exit_code',
+      'signal',
+      'stdout',
+      'stderr',
+      'output_truncated',
+      'signature',
     ]);
   });
 

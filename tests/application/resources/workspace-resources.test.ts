@@ -24,7 +24,9 @@ describe('WorkspaceResources over a real workspace', () => {
   // Nothing here writes to the workspace, so one fixture serves the whole block.
   beforeAll(() => {
     ws = makeHostileWorkspace();
-    resources = new WorkspaceResources({ fs: new NodeWorkspaceFS({ root: ws.root, maxReadBytes: FIXTURE_MAX_READ_BYTES }) });
+    resources = new WorkspaceResources({
+      fs: new NodeWorkspaceFS({ root: ws.root, maxReadBytes: FIXTURE_MAX_READ_BYTES }),
+    });
   });
 
   afterAll(() => ws.remove());
@@ -135,7 +137,9 @@ describe('WorkspaceResources URI mapping', () => {
   // Nothing here writes to the workspace, so one fixture serves the whole block.
   beforeAll(() => {
     ws = makeHostileWorkspace();
-    resources = new WorkspaceResources({ fs: new NodeWorkspaceFS({ root: ws.root, maxReadBytes: FIXTURE_MAX_READ_BYTES }) });
+    resources = new WorkspaceResources({
+      fs: new NodeWorkspaceFS({ root: ws.root, maxReadBytes: FIXTURE_MAX_READ_BYTES }),
+    });
   });
 
   afterAll(() => ws.remove());
@@ -180,7 +184,9 @@ describe('WorkspaceResources refuses hostile URIs without reading outside the wo
 
   beforeAll(() => {
     ws = makeHostileWorkspace();
-    resources = new WorkspaceResources({ fs: new NodeWorkspaceFS({ root: ws.root, maxReadBytes: FIXTURE_MAX_READ_BYTES }) });
+    resources = new WorkspaceResources({
+      fs: new NodeWorkspaceFS({ root: ws.root, maxReadBytes: FIXTURE_MAX_READ_BYTES }),
+    });
   });
 
   afterAll(() => ws.remove());
@@ -194,20 +200,44 @@ describe('WorkspaceResources refuses hostile URIs without reading outside the wo
     ['traversal into the prefix sibling', () => 'workspace:///../ws-evil/secret.txt', 'path_outside_workspace'],
     ['encoded dots', () => 'workspace:///%2e%2e/secret.txt', 'path_outside_workspace'],
     ['encoded dots and slash', () => 'workspace:///%2e%2e%2fsecret.txt', 'path_outside_workspace'],
-    ['upper-case encoding into the sibling', () => 'workspace:///%2E%2E%2Fws-evil%2Fsecret.txt', 'path_outside_workspace'],
+    [
+      'upper-case encoding into the sibling',
+      () => 'workspace:///%2E%2E%2Fws-evil%2Fsecret.txt',
+      'path_outside_workspace',
+    ],
     ['double-encoded dots stay literal', () => 'workspace:///%252e%252e%252fsecret.txt', 'resource_not_found'],
     ['detour through a subdirectory', () => 'workspace:///src/../../secret.txt', 'path_outside_workspace'],
-    ['detour through a symlinked directory', () => 'workspace:///linkdir-in/../../secret.txt', 'path_outside_workspace'],
+    [
+      'detour through a symlinked directory',
+      () => 'workspace:///linkdir-in/../../secret.txt',
+      'path_outside_workspace',
+    ],
     ['absolute path after the triple slash', () => 'workspace:////etc/passwd', 'path_outside_workspace'],
     ['encoded absolute path', () => 'workspace:///%2fetc%2fpasswd', 'path_outside_workspace'],
-    ['absolute host path of the secret', () => `workspace:///${encodeURI(path.join(parent(), 'secret.txt'))}`, 'path_outside_workspace'],
+    [
+      'absolute host path of the secret',
+      () => `workspace:///${encodeURI(path.join(parent(), 'secret.txt'))}`,
+      'path_outside_workspace',
+    ],
     ['symlink to a file outside', () => 'workspace:///link-out.txt', 'path_outside_workspace'],
-    ['symlinked parent directory pointing outside', () => 'workspace:///linkdir-out/secret.txt', 'path_outside_workspace'],
+    [
+      'symlinked parent directory pointing outside',
+      () => 'workspace:///linkdir-out/secret.txt',
+      'path_outside_workspace',
+    ],
     ['file URI of /etc/passwd', () => 'file:///etc/passwd', 'unsupported_resource_uri'],
-    ['file URI of the prefix sibling', () => `file://${path.join(parent(), 'ws-evil', 'secret.txt')}`, 'unsupported_resource_uri'],
+    [
+      'file URI of the prefix sibling',
+      () => `file://${path.join(parent(), 'ws-evil', 'secret.txt')}`,
+      'unsupported_resource_uri',
+    ],
     ['file URI of the parent', () => `file://${path.join(parent(), 'secret.txt')}`, 'unsupported_resource_uri'],
     ['file URI climbing out of the root', () => `file://${root()}/../secret.txt`, 'path_outside_workspace'],
-    ['file URI climbing out with encoded dots', () => `file://${root()}/%2e%2e/ws-evil/secret.txt`, 'path_outside_workspace'],
+    [
+      'file URI climbing out with encoded dots',
+      () => `file://${root()}/%2e%2e/ws-evil/secret.txt`,
+      'path_outside_workspace',
+    ],
     ['file URI with a remote host', () => 'file://evil.example/etc/passwd', 'unsupported_resource_uri'],
     ['encoded NUL truncation', () => 'workspace:///a.txt%00.md', 'invalid_argument'],
     ['encoded NUL alone', () => 'workspace:///%00', 'invalid_argument'],

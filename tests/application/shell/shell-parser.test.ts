@@ -27,7 +27,14 @@ describe('shell parser: lists and pipelines', () => {
   it('splits a line on ; && || & and newlines, keeping each separator', () => {
     const { list } = parseShellCommand('a; b && c || d & e\nf');
     expect(list.items.map((item) => item.separator)).toEqual([';', '&&', '||', '&', '\n', null]);
-    expect(list.items.map((item) => (item.pipeline.commands[0] as SimpleCommand).words[0]?.value)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(list.items.map((item) => (item.pipeline.commands[0] as SimpleCommand).words[0]?.value)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'f',
+    ]);
   });
 
   it('joins pipeline commands with | and |&, and marks a leading !', () => {
@@ -137,7 +144,7 @@ describe('shell parser: expansions', () => {
   });
 
   it('flags unquoted globs, but not a lone [ or quoted patterns', () => {
-    const command = only("ls *.ts a?c [ab]x [ '*' \"?\"");
+    const command = only('ls *.ts a?c [ab]x [ \'*\' "?"');
     expect(command.words.slice(1).map(features)).toEqual([['glob'], ['glob'], ['glob'], [], [], []]);
   });
 
@@ -170,14 +177,19 @@ describe('shell parser: redirections and here-documents', () => {
 
   it('reads here-document bodies after the line, stripping tabs for <<-', () => {
     const { list } = parseShellCommand("cat <<EOF; cat <<-'END'\nhello $x\nEOF\n\tworld\n\tEND\nls");
-    const [first, second] = [0, 1].map((index) => (list.items[index]?.pipeline.commands[0] as SimpleCommand).redirections[0]);
+    const [first, second] = [0, 1].map(
+      (index) => (list.items[index]?.pipeline.commands[0] as SimpleCommand).redirections[0],
+    );
     expect(first?.hereDocument).toEqual({ body: 'hello $x\n', expands: true });
     expect(second?.hereDocument).toEqual({ body: 'world\n', expands: false });
     expect((list.items[2]?.pipeline.commands[0] as SimpleCommand).words[0]?.value).toBe('ls');
   });
 
   it('reads here-string targets as words', () => {
-    expect(only('cat <<< "hi there"').redirections[0]).toMatchObject({ operator: '<<<', target: { value: 'hi there' } });
+    expect(only('cat <<< "hi there"').redirections[0]).toMatchObject({
+      operator: '<<<',
+      target: { value: 'hi there' },
+    });
   });
 });
 
@@ -205,9 +217,12 @@ describe('shell parser: rejections', () => {
     expect(syntaxError(source).quoting).toBe(quoting);
   });
 
-  it.each(['ls\u0000', 'ls\r\nrm x', 'ls\u001b[31m', 'ls\u007f', 'ls\u0085'])('rejects control characters in %j', (source) => {
-    expect(syntaxError(source).message).toBe('command contains a control character');
-  });
+  it.each(['ls\u0000', 'ls\r\nrm x', 'ls\u001b[31m', 'ls\u007f', 'ls\u0085'])(
+    'rejects control characters in %j',
+    (source) => {
+      expect(syntaxError(source).message).toBe('command contains a control character');
+    },
+  );
 
   it('refuses nesting deeper than its limit instead of recursing', () => {
     expect(syntaxError(`${'$('.repeat(20)}ls${')'.repeat(20)}`).message).toMatch(/nested too deeply/);
@@ -249,7 +264,18 @@ describe('shell parser: reserved words', () => {
     expect(values(only('\\for x').words)).toEqual(['for', 'x']);
     expect(values(only('iffy then').words)).toEqual(['iffy', 'then']);
     expect(values(only('echo if then fi do done { } ! [[ ]] time').words)).toEqual([
-      'echo', 'if', 'then', 'fi', 'do', 'done', '{', '}', '!', '[[', ']]', 'time',
+      'echo',
+      'if',
+      'then',
+      'fi',
+      'do',
+      'done',
+      '{',
+      '}',
+      '!',
+      '[[',
+      ']]',
+      'time',
     ]);
   });
 

@@ -16,7 +16,9 @@ function wordAt(source: string, index: number): Word {
 
 /** Each part as [kind or feature, text], so a sequence reads like the word. */
 const shown = (parts: readonly WordPart[]) =>
-  parts.map((part) => (part.kind === 'literal' ? ['literal', part.text] : [part.expansion.feature, part.expansion.text]));
+  parts.map((part) =>
+    part.kind === 'literal' ? ['literal', part.text] : [part.expansion.feature, part.expansion.text],
+  );
 
 /** The literal parts joined with `placeholder(expansion)` where each expansion stands. */
 const layout = (parts: readonly WordPart[], placeholder: (text: string) => string) =>
@@ -101,7 +103,7 @@ describe('word parts: the word as ordered literal text and expansions', () => {
     expectLayoutOf(word);
   });
 
-  it("reads $'...' as an insertion, and the text of $\"...\" as literal with its expansions in place", () => {
+  it('reads $\'...\' as an insertion, and the text of $"..." as literal with its expansions in place', () => {
     const ansi = wordAt("echo a$'\\n'b", 1);
     expect(shown(wordParts(ansi))).toEqual([
       ['literal', 'a'],
@@ -110,7 +112,10 @@ describe('word parts: the word as ordered literal text and expansions', () => {
     ]);
     expectLayoutOf(ansi);
     const translated = wordAt('echo x$"hi $u!"', 1);
-    expect(translated.expansions.map((expansion) => expansion.feature)).toEqual(['parameter_expansion', 'dollar_quote']);
+    expect(translated.expansions.map((expansion) => expansion.feature)).toEqual([
+      'parameter_expansion',
+      'dollar_quote',
+    ]);
     expect(shown(wordParts(translated))).toEqual([
       ['literal', 'xhi '],
       ['parameter_expansion', '$u'],
@@ -174,7 +179,8 @@ describe('word parts: the word as ordered literal text and expansions', () => {
   });
 
   it('places expansions in assignments and redirection targets too', () => {
-    const command = parseShellCommand('A=x$HOME/y cat > out.$n.log').list.items[0]?.pipeline.commands[0] as SimpleCommand;
+    const command = parseShellCommand('A=x$HOME/y cat > out.$n.log').list.items[0]?.pipeline
+      .commands[0] as SimpleCommand;
     expect(shown(wordParts(command.assignments[0] as Word))).toEqual([
       ['literal', 'A=x'],
       ['parameter_expansion', '$HOME'],

@@ -2,7 +2,9 @@ import { TaskStore } from '../../../src/application/tasks/task-store';
 import type { TaskOutcome, TaskWork } from '../../../src/application/tasks/task-work';
 
 /** Work whose end the test decides, and which records whether it was asked to stop. */
-function controllableWork(message = 'working on it'): TaskWork & { finish(outcome: TaskOutcome): void; cancelled: number } {
+function controllableWork(
+  message = 'working on it',
+): TaskWork & { finish(outcome: TaskOutcome): void; cancelled: number } {
   let finish: (outcome: TaskOutcome) => void = () => undefined;
   const outcome = new Promise<TaskOutcome>((resolve) => {
     finish = resolve;
@@ -25,14 +27,20 @@ describe('TaskStore', () => {
   let now: number;
   let ids: number;
   const store = (maxTasks = 100): TaskStore =>
-    new TaskStore({ newTaskId: () => `task-${(ids += 1)}`, now: () => now, ttlMs: 60_000, pollIntervalMs: 1000, maxTasks });
+    new TaskStore({
+      newTaskId: () => `task-${(ids += 1)}`,
+      now: () => now,
+      ttlMs: 60_000,
+      pollIntervalMs: 1000,
+      maxTasks,
+    });
 
   beforeEach(() => {
     now = Date.parse('2026-12-03T10:00:00.000Z');
     ids = 0;
   });
 
-  it('creates a working task with its timestamps, ttlMs and pollIntervalMs, and shows the work\'s status message', async () => {
+  it("creates a working task with its timestamps, ttlMs and pollIntervalMs, and shows the work's status message", async () => {
     const tasks = store();
     const created = tasks.create('alice', controllableWork('tail of the output'));
     expect(created).toEqual({
@@ -43,7 +51,10 @@ describe('TaskStore', () => {
       ttlMs: 60_000,
       pollIntervalMs: 1000,
     });
-    expect(await tasks.get('alice', 'task-1')).toMatchObject({ status: 'working', statusMessage: 'tail of the output' });
+    expect(await tasks.get('alice', 'task-1')).toMatchObject({
+      status: 'working',
+      statusMessage: 'tail of the output',
+    });
   });
 
   it('inlines the result once completed, and the error (never a result) once failed', async () => {
@@ -56,7 +67,11 @@ describe('TaskStore', () => {
     succeeded.finish({ status: 'completed', result: RESULT });
     broken.finish({ status: 'failed', error: { code: -32603, message: 'Internal error' } });
     await Promise.resolve();
-    expect(await tasks.get('alice', 'task-1')).toMatchObject({ status: 'completed', result: RESULT, lastUpdatedAt: '2026-12-03T10:00:05.000Z' });
+    expect(await tasks.get('alice', 'task-1')).toMatchObject({
+      status: 'completed',
+      result: RESULT,
+      lastUpdatedAt: '2026-12-03T10:00:05.000Z',
+    });
     const failed = await tasks.get('alice', 'task-2');
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: 'Internal error' } });
     expect(failed).not.toHaveProperty('result');
@@ -81,7 +96,10 @@ describe('TaskStore', () => {
     expect(tasks.cancel('alice', 'task-1')).toBe(true);
     expect(tasks.cancel('alice', 'task-1')).toBe(true);
     expect(work.cancelled).toBe(1);
-    expect(await tasks.get('alice', 'task-1')).toMatchObject({ status: 'working', statusMessage: expect.stringContaining('cancelling') });
+    expect(await tasks.get('alice', 'task-1')).toMatchObject({
+      status: 'working',
+      statusMessage: expect.stringContaining('cancelling'),
+    });
     work.finish({ status: 'completed', result: RESULT });
     await Promise.resolve();
     const cancelled = await tasks.get('alice', 'task-1');
@@ -122,8 +140,18 @@ describe('TaskStore', () => {
 
 describe('TaskStore with work that breaks its contract', () => {
   it('fails the task as a protocol error (no result) when the work rejects, instead of leaving it working', async () => {
-    const tasks = new TaskStore({ newTaskId: () => 'task-x', now: () => 0, ttlMs: 60_000, pollIntervalMs: 1000, maxTasks: 10 });
-    const work: TaskWork = { statusMessage: async () => undefined, outcome: Promise.reject(new Error('boom')), cancel: () => undefined };
+    const tasks = new TaskStore({
+      newTaskId: () => 'task-x',
+      now: () => 0,
+      ttlMs: 60_000,
+      pollIntervalMs: 1000,
+      maxTasks: 10,
+    });
+    const work: TaskWork = {
+      statusMessage: async () => undefined,
+      outcome: Promise.reject(new Error('boom')),
+      cancel: () => undefined,
+    };
     tasks.create('alice', work);
     await new Promise((resolve) => setImmediate(resolve));
     const failed = await tasks.get('alice', 'task-x');

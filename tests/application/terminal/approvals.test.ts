@@ -25,9 +25,20 @@ describe('approvals (client channel)', () => {
   test('approval_id, when given, must be the one issued with the plan', async () => {
     const first = await fixture.ok('terminal_plan', { command: 'touch a.txt' });
     const second = await fixture.ok('terminal_plan', { command: 'touch b.txt', session_id: first.session_id });
-    const crossed = await fixture.call('terminal_approve', { session_id: second.session_id, plan_id: second.id, approval_id: first.approval_id });
-    expect(crossed.structuredContent).toMatchObject({ code: 'approval_mismatch', message: 'the approval is bound to another plan' });
-    const matching = await fixture.ok('terminal_approve', { session_id: second.session_id, plan_id: second.id, approval_id: second.approval_id });
+    const crossed = await fixture.call('terminal_approve', {
+      session_id: second.session_id,
+      plan_id: second.id,
+      approval_id: first.approval_id,
+    });
+    expect(crossed.structuredContent).toMatchObject({
+      code: 'approval_mismatch',
+      message: 'the approval is bound to another plan',
+    });
+    const matching = await fixture.ok('terminal_approve', {
+      session_id: second.session_id,
+      plan_id: second.id,
+      approval_id: second.approval_id,
+    });
     expect(matching).toMatchObject({ status: 'approved' });
   });
 
@@ -54,7 +65,12 @@ describe('approvals (client channel)', () => {
   test('the binding check refuses another session, plan, command or cwd', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'touch a.txt' });
     const approved = fixture.approvals.approveFromClient(String(plan.session_id), String(plan.id));
-    const binding = { sessionId: approved.sessionId, planId: approved.id, command: approved.command, cwd: approved.cwd };
+    const binding = {
+      sessionId: approved.sessionId,
+      planId: approved.id,
+      command: approved.command,
+      cwd: approved.cwd,
+    };
     expect(() => fixture.approvals.assertUsable(approved, binding)).not.toThrow();
     for (const [field, change] of [
       ['session', { sessionId: 'other-session' }],
@@ -72,7 +88,10 @@ describe('approvals (client channel)', () => {
     const plan = await fixture.ok('terminal_plan', { command: 'touch late.txt' });
     fixture.advance(60_000);
     const result = await fixture.call('terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
-    expect(result.structuredContent).toMatchObject({ code: 'approval_expired', details: { approvalId: plan.approval_id } });
+    expect(result.structuredContent).toMatchObject({
+      code: 'approval_expired',
+      details: { approvalId: plan.approval_id },
+    });
     expect(result.structuredContent.next_step).toContain('terminal_retry');
     expect(fixture.approvals.pending()).toEqual([]);
   });
@@ -113,7 +132,10 @@ describe('approvals (operator channel)', () => {
     expect(plan.next_step).toContain(String(plan.approval_id));
     const result = await fixture.call('terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'operator_approval_required', details: { approvalId: plan.approval_id } });
+    expect(result.structuredContent).toMatchObject({
+      code: 'operator_approval_required',
+      details: { approvalId: plan.approval_id },
+    });
     expect(result.structuredContent.next_step).toContain(`approval_id ${String(plan.approval_id)}`);
     const execute = await fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: plan.id });
     expect(execute.structuredContent).toMatchObject({ code: 'approval_required' });
@@ -141,14 +163,18 @@ describe('approvals (operator channel)', () => {
   });
 
   test('an unknown approval id is refused', () => {
-    expect(() => fixture.approvals.approveAsOperator('apr_forged')).toThrow(expect.objectContaining({ code: 'approval_not_found' }));
+    expect(() => fixture.approvals.approveAsOperator('apr_forged')).toThrow(
+      expect.objectContaining({ code: 'approval_not_found' }),
+    );
   });
 
   test('approvals of a closed session are gone', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'touch op.txt' });
     await fixture.ok('terminal_session_close', { session_id: plan.session_id });
     expect(fixture.approvals.pending()).toEqual([]);
-    expect(() => fixture.approvals.approveAsOperator(String(plan.approval_id))).toThrow(expect.objectContaining({ code: 'approval_not_found' }));
+    expect(() => fixture.approvals.approveAsOperator(String(plan.approval_id))).toThrow(
+      expect.objectContaining({ code: 'approval_not_found' }),
+    );
   });
 
   test('plans that need no approval still execute without the operator', async () => {

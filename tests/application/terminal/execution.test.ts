@@ -32,7 +32,12 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
 
   test('wait_seconds 0 starts in the background; terminal_read polls the output until it has finished', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'cat' });
-    const started = await fixture.ok('terminal_execute', { session_id: plan.session_id, plan_id: plan.id, wait_seconds: 0, open_stdin: true });
+    const started = await fixture.ok('terminal_execute', {
+      session_id: plan.session_id,
+      plan_id: plan.id,
+      wait_seconds: 0,
+      open_stdin: true,
+    });
     expect(started).toEqual({
       status: 'running',
       session_id: plan.session_id,
@@ -45,8 +50,21 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
     });
     const session_id = plan.session_id;
     const empty = await fixture.ok('terminal_read', { session_id });
-    expect(empty).toMatchObject({ status: 'running', finished: false, command_id: started.command_id, plan_id: plan.id, exit_code: null });
-    expect(empty.stdout).toEqual({ text: '', offset: 0, next_offset: 0, captured_bytes: 0, truncated: false, complete: false });
+    expect(empty).toMatchObject({
+      status: 'running',
+      finished: false,
+      command_id: started.command_id,
+      plan_id: plan.id,
+      exit_code: null,
+    });
+    expect(empty.stdout).toEqual({
+      text: '',
+      offset: 0,
+      next_offset: 0,
+      captured_bytes: 0,
+      truncated: false,
+      complete: false,
+    });
 
     await fixture.ok('terminal_input', { session_id, text: 'first line\n' });
     const first = await fixture.ok('terminal_read', { session_id, wait_seconds: 5 });
@@ -64,28 +82,51 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
       offset = stdout.next_offset;
     }
     expect(text).toBe('second\n');
-    expect(read).toMatchObject({ status: 'succeeded', exit_code: 0, signal: null, finished: true, output_truncated: false });
+    expect(read).toMatchObject({
+      status: 'succeeded',
+      exit_code: 0,
+      signal: null,
+      finished: true,
+      output_truncated: false,
+    });
     expect(read.stdout).toMatchObject({ next_offset: 18, captured_bytes: 18, complete: true });
     expect(read.stderr).toMatchObject({ text: '', complete: true });
     expect(read.next_step).toContain('terminal_receipt');
 
     const receipt = await fixture.ok('terminal_receipt', { session_id });
-    expect(receipt).toMatchObject({ status: 'succeeded', stdout: 'first line\nsecond\n', command_id: started.command_id });
+    expect(receipt).toMatchObject({
+      status: 'succeeded',
+      stdout: 'first line\nsecond\n',
+      command_id: started.command_id,
+    });
   });
 
   test('wait_seconds bounds the wait and returns the running command', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'cat' });
-    const result = await fixture.ok('terminal_execute', { session_id: plan.session_id, plan_id: plan.id, wait_seconds: 0.2, open_stdin: true });
+    const result = await fixture.ok('terminal_execute', {
+      session_id: plan.session_id,
+      plan_id: plan.id,
+      wait_seconds: 0.2,
+      open_stdin: true,
+    });
     expect(result).toMatchObject({ status: 'running' });
     expect(await fixture.ok('terminal_cancel', { session_id: plan.session_id })).toEqual({ cancelled: true });
   });
 
   test('terminal_read reads in slices with max_bytes and by plan_id', async () => {
     const result = await fixture.ok('terminal_execute', { command: 'echo abcdefgh' });
-    const slice = await fixture.ok('terminal_read', { session_id: result.session_id, plan_id: result.plan_id, max_bytes: 4 });
+    const slice = await fixture.ok('terminal_read', {
+      session_id: result.session_id,
+      plan_id: result.plan_id,
+      max_bytes: 4,
+    });
     expect(slice.stdout).toMatchObject({ text: 'abcd', next_offset: 4, captured_bytes: 9, complete: false });
     expect(slice.next_step).toContain('stdout_offset 4');
-    const rest = await fixture.ok('terminal_read', { session_id: result.session_id, command_id: result.command_id, stdout_offset: 4 });
+    const rest = await fixture.ok('terminal_read', {
+      session_id: result.session_id,
+      command_id: result.command_id,
+      stdout_offset: 4,
+    });
     expect(rest.stdout).toMatchObject({ text: 'efgh\n', complete: true });
   });
 
@@ -98,7 +139,10 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
   test('terminal_read before any command, and for a plan that never ran, says what to do', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'echo later' });
     const none = await fixture.call('terminal_read', { session_id: plan.session_id });
-    expect(none.structuredContent).toMatchObject({ code: 'no_command', next_step: expect.stringContaining('terminal_execute') });
+    expect(none.structuredContent).toMatchObject({
+      code: 'no_command',
+      next_step: expect.stringContaining('terminal_execute'),
+    });
     const notStarted = await fixture.call('terminal_read', { session_id: plan.session_id, plan_id: plan.id });
     expect(notStarted.structuredContent).toMatchObject({ code: 'plan_not_started' });
   });
@@ -121,7 +165,11 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
   test('command plans and executes in one call, in a one-shot session that ends with its receipt', async () => {
     const result = await fixture.call('terminal_execute', { command: 'pwd' });
     expect(result.isError).toBe(false);
-    expect(result.structuredContent).toMatchObject({ status: 'succeeded', stdout: `${fixture.root}\n`, cwd: fixture.root });
+    expect(result.structuredContent).toMatchObject({
+      status: 'succeeded',
+      stdout: `${fixture.root}\n`,
+      cwd: fixture.root,
+    });
     const session_id = String(result.structuredContent.session_id);
     expect(fixture.store.find(session_id)).toBeUndefined();
     expect(fixture.store.list()).toEqual([]);
@@ -134,7 +182,12 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
     expect(await fixture.ok('terminal_receipt', { session_id })).toEqual(receipt);
     expect(await fixture.ok('terminal_receipt', { session_id, plan_id })).toEqual(receipt);
     const read = await fixture.ok('terminal_read', { session_id });
-    expect(read).toMatchObject({ status: 'succeeded', finished: true, exit_code: 0, stdout: { text: 'kept\n', complete: true } });
+    expect(read).toMatchObject({
+      status: 'succeeded',
+      finished: true,
+      exit_code: 0,
+      stdout: { text: 'kept\n', complete: true },
+    });
     const replan = await fixture.call('terminal_plan', { command: 'pwd', session_id });
     expect(replan.isError).toBe(true);
     expect(replan.structuredContent).toMatchObject({
@@ -142,7 +195,9 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
       details: { sessionId: session_id, reason: 'one_shot_finished' },
       next_step: 'Start a new session with terminal_plan (omit session_id) and use the session_id it returns.',
     });
-    expect((await fixture.call('terminal_input', { session_id, text: 'x' })).structuredContent).toMatchObject({ code: 'session_expired' });
+    expect((await fixture.call('terminal_input', { session_id, text: 'x' })).structuredContent).toMatchObject({
+      code: 'session_expired',
+    });
   });
 
   test('a one-shot started with wait_seconds 0 stays live while it runs, then ends with its receipt', async () => {
@@ -153,12 +208,19 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
     let read: Record<string, unknown> = { finished: false };
     while (read.finished !== true) {
       // From the previous offsets, so each read waits for news instead of spinning.
-      read = await fixture.ok('terminal_read', { session_id, wait_seconds: 10, stdout_offset: Buffer.byteLength(stdout) });
+      read = await fixture.ok('terminal_read', {
+        session_id,
+        wait_seconds: 10,
+        stdout_offset: Buffer.byteLength(stdout),
+      });
       stdout += (read.stdout as { text: string }).text;
     }
     expect(stdout).toBe('later\n');
     await waitUntil(() => fixture.store.find(session_id) === undefined);
-    expect(await fixture.ok('terminal_receipt', { session_id })).toMatchObject({ status: 'succeeded', stdout: 'later\n' });
+    expect(await fixture.ok('terminal_receipt', { session_id })).toMatchObject({
+      status: 'succeeded',
+      stdout: 'later\n',
+    });
   });
 
   test('a denied one-shot ends its session at once; one needing approval keeps it for the approval', async () => {
@@ -172,7 +234,10 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
 
   test('command that needs approval is planned but not executed, and the error names the plan', async () => {
     const result = await fixture.call('terminal_execute', { command: 'sleep 1' });
-    expect(result.structuredContent).toMatchObject({ code: 'approval_required', details: { planId: expect.any(String), approvalId: expect.any(String) } });
+    expect(result.structuredContent).toMatchObject({
+      code: 'approval_required',
+      details: { planId: expect.any(String), approvalId: expect.any(String) },
+    });
   });
 
   test('command that is denied is refused with policy_denied', async () => {
@@ -193,14 +258,21 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
     symlinkSync('/etc/hostname', path.join(fixture.root, 'notes.txt'));
     const result = await fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: plan.id });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'policy_changed', details: { planned: 'allow', now: 'deny' } });
+    expect(result.structuredContent).toMatchObject({
+      code: 'policy_changed',
+      details: { planned: 'allow', now: 'deny' },
+    });
     expect(result.structuredContent.next_step).toContain('terminal_plan');
   });
 
   test('a cancelled tool call cancels the command it is waiting for', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'cat' });
     const abort = new AbortController();
-    const pending = fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: plan.id, open_stdin: true }, { signal: abort.signal });
+    const pending = fixture.call(
+      'terminal_execute',
+      { session_id: plan.session_id, plan_id: plan.id, open_stdin: true },
+      { signal: abort.signal },
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     abort.abort();
     const result = await pending;
@@ -222,7 +294,11 @@ describe('terminal_execute, terminal_read and terminal_input', () => {
     ];
     for (const [tool, args] of cases) {
       const result = await fixture.call(tool, args);
-      expect({ tool, args, content: result.structuredContent }).toMatchObject({ tool, args, content: { code: 'invalid_arguments' } });
+      expect({ tool, args, content: result.structuredContent }).toMatchObject({
+        tool,
+        args,
+        content: { code: 'invalid_arguments' },
+      });
     }
   });
 });

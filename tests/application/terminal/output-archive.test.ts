@@ -2,7 +2,10 @@ import type { CapturedOutput } from '../../../src/domain/execution/captured-outp
 import { OutputArchive } from '../../../src/application/terminal/output-archive';
 
 /** A finished command's outputs (`bytes` on stdout); `discarded` says whether the archive deleted them. */
-function finishedOutputs(bytes: Buffer): { outputs: Record<'stdout' | 'stderr', CapturedOutput>; discarded: () => boolean } {
+function finishedOutputs(bytes: Buffer): {
+  outputs: Record<'stdout' | 'stderr', CapturedOutput>;
+  discarded: () => boolean;
+} {
   let discarded = false;
   const output = (data: Buffer): CapturedOutput => ({
     totalBytes: data.length,
@@ -19,11 +22,15 @@ function finishedOutputs(bytes: Buffer): { outputs: Record<'stdout' | 'stderr', 
   return { outputs: { stdout: output(bytes), stderr: output(Buffer.alloc(0)) }, discarded: () => discarded };
 }
 
-const kept = (keptBytes: number) => ({ stdout: { keptBytes, sha256: 'f'.repeat(64) }, stderr: { keptBytes: 0, sha256: 'e'.repeat(64) } });
+const kept = (keptBytes: number) => ({
+  stdout: { keptBytes, sha256: 'f'.repeat(64) },
+  stderr: { keptBytes: 0, sha256: 'e'.repeat(64) },
+});
 
 describe('OutputArchive', () => {
   let now = 0;
-  const archive = (budgetBytes = 1000): OutputArchive => new OutputArchive({ retentionMs: 1000, budgetBytes, now: () => now });
+  const archive = (budgetBytes = 1000): OutputArchive =>
+    new OutputArchive({ retentionMs: 1000, budgetBytes, now: () => now });
 
   beforeEach(() => {
     now = 0;

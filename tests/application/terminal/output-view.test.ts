@@ -3,10 +3,20 @@ import { jsonCost, share, viewOutput, type OutputBudget } from '../../../src/app
 
 function captured(text: string | Buffer): CapturedOutput {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  return { totalBytes: bytes.length, keptBytes: bytes.length, sha256: '0'.repeat(64), readBytes: async (offset, length) => bytes.subarray(offset, offset + length), discard: () => undefined };
+  return {
+    totalBytes: bytes.length,
+    keptBytes: bytes.length,
+    sha256: '0'.repeat(64),
+    readBytes: async (offset, length) => bytes.subarray(offset, offset + length),
+    discard: () => undefined,
+  };
 }
 
-const budget = (maxBytes: number, maxLines = 1000, stripAnsi = false): OutputBudget => ({ maxBytes, maxLines, stripAnsi });
+const budget = (maxBytes: number, maxLines = 1000, stripAnsi = false): OutputBudget => ({
+  maxBytes,
+  maxLines,
+  stripAnsi,
+});
 
 describe('viewOutput', () => {
   test('shows a stream that fits whole, with nothing omitted', async () => {
@@ -22,7 +32,9 @@ describe('viewOutput', () => {
     expect(head?.startsWith('line 1\nline 2\n')).toBe(true);
     expect(head?.endsWith('\n')).toBe(true);
     expect(tail?.endsWith('line 999\nline 1000\n')).toBe(true);
-    expect(Buffer.byteLength(head ?? '') + Buffer.byteLength(tail ?? '') + view.stdout.omittedBytes).toBe(Buffer.byteLength(lines));
+    expect(Buffer.byteLength(head ?? '') + Buffer.byteLength(tail ?? '') + view.stdout.omittedBytes).toBe(
+      Buffer.byteLength(lines),
+    );
     expect(jsonCost(Buffer.from(`${head ?? ''}${tail ?? ''}`))).toBeLessThanOrEqual(200);
   });
 
@@ -35,7 +47,10 @@ describe('viewOutput', () => {
   });
 
   test('caps lines beside bytes: the first and the last lines', async () => {
-    const view = await viewOutput({ stdout: captured('1\n2\n3\n4\n5\n6\n7\n8\n'), stderr: captured('') }, budget(1000, 4));
+    const view = await viewOutput(
+      { stdout: captured('1\n2\n3\n4\n5\n6\n7\n8\n'), stderr: captured('') },
+      budget(1000, 4),
+    );
     expect(view.stdout.text).toBe('1\n2\n[... 8 bytes omitted ...]\n7\n8\n');
   });
 

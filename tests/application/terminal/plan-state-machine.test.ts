@@ -14,9 +14,16 @@ describe('plan state machine', () => {
     await fixture.dispose();
   });
 
-  async function planned(command: string, sessionId?: string): Promise<{ session_id: string; plan_id: string; approval_id?: string }> {
+  async function planned(
+    command: string,
+    sessionId?: string,
+  ): Promise<{ session_id: string; plan_id: string; approval_id?: string }> {
     const plan = await fixture.ok('terminal_plan', sessionId ? { command, session_id: sessionId } : { command });
-    return { session_id: String(plan.session_id), plan_id: String(plan.id), approval_id: plan.approval_id as string | undefined };
+    return {
+      session_id: String(plan.session_id),
+      plan_id: String(plan.id),
+      approval_id: plan.approval_id as string | undefined,
+    };
   }
 
   test('planned -> approved -> succeeded for a command that needs approval', async () => {
@@ -25,7 +32,12 @@ describe('plan state machine', () => {
     expect(approved).toMatchObject({ status: 'approved', approved_at: expect.any(String) });
     const receipt = await fixture.call('terminal_execute', { session_id, plan_id });
     expect(receipt.isError).toBe(false);
-    expect(receipt.structuredContent).toMatchObject({ status: 'succeeded', approved: true, exit_code: 0, risk: 'high' });
+    expect(receipt.structuredContent).toMatchObject({
+      status: 'succeeded',
+      approved: true,
+      exit_code: 0,
+      risk: 'high',
+    });
     expect(existsSync(path.join(fixture.root, 'note.txt'))).toBe(true);
   });
 
@@ -58,7 +70,10 @@ describe('plan state machine', () => {
     const { session_id, plan_id } = await planned('touch note.txt');
     await fixture.ok('terminal_approve', { session_id, plan_id });
     const again = await fixture.call('terminal_approve', { session_id, plan_id });
-    expect(again.structuredContent).toMatchObject({ code: 'invalid_plan_transition', message: 'plan cannot be approved from approved' });
+    expect(again.structuredContent).toMatchObject({
+      code: 'invalid_plan_transition',
+      message: 'plan cannot be approved from approved',
+    });
     expect(again.structuredContent.next_step).toContain('terminal_execute');
   });
 
@@ -66,7 +81,10 @@ describe('plan state machine', () => {
     const { session_id, plan_id } = await planned('echo once');
     await fixture.ok('terminal_execute', { session_id, plan_id });
     const again = await fixture.call('terminal_execute', { session_id, plan_id });
-    expect(again.structuredContent).toMatchObject({ code: 'invalid_plan_transition', message: 'plan cannot execute from succeeded' });
+    expect(again.structuredContent).toMatchObject({
+      code: 'invalid_plan_transition',
+      message: 'plan cannot execute from succeeded',
+    });
     expect(again.structuredContent.next_step).toContain('terminal_retry');
   });
 
@@ -83,7 +101,10 @@ describe('plan state machine', () => {
   test('blocked plans can be neither approved nor executed', async () => {
     const { session_id, plan_id } = await planned('ls; rm -rf /');
     const approve = await fixture.call('terminal_approve', { session_id, plan_id });
-    expect(approve.structuredContent).toMatchObject({ code: 'plan_blocked', message: 'blocked plans cannot be approved' });
+    expect(approve.structuredContent).toMatchObject({
+      code: 'plan_blocked',
+      message: 'blocked plans cannot be approved',
+    });
     const execute = await fixture.call('terminal_execute', { session_id, plan_id });
     expect(execute.isError).toBe(true);
     expect(execute.structuredContent).toMatchObject({
@@ -103,7 +124,11 @@ describe('plan state machine', () => {
 
   test('a command over its time limit ends as timed_out', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'cat', timeout_seconds: 0.5 });
-    const result = await fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: plan.id, open_stdin: true });
+    const result = await fixture.call('terminal_execute', {
+      session_id: plan.session_id,
+      plan_id: plan.id,
+      open_stdin: true,
+    });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ status: 'timed_out', exit_code: null, signal: 15 });
   });
@@ -135,7 +160,12 @@ describe('plan state machine', () => {
 
   test('running plans cannot be retried', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'cat' });
-    await fixture.ok('terminal_execute', { session_id: plan.session_id, plan_id: plan.id, wait_seconds: 0, open_stdin: true });
+    await fixture.ok('terminal_execute', {
+      session_id: plan.session_id,
+      plan_id: plan.id,
+      wait_seconds: 0,
+      open_stdin: true,
+    });
     const retry = await fixture.call('terminal_retry', { session_id: plan.session_id, plan_id: plan.id });
     expect(retry.structuredContent).toMatchObject({ code: 'plan_running', message: 'running plans cannot be retried' });
     const execute = await fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: plan.id });
@@ -145,7 +175,11 @@ describe('plan state machine', () => {
   test('running -> paused -> running -> cancelled', async () => {
     const plan = await fixture.ok('terminal_plan', { command: 'sleep 5' });
     await fixture.ok('terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
-    const running = await fixture.ok('terminal_execute', { session_id: plan.session_id, plan_id: plan.id, wait_seconds: 0 });
+    const running = await fixture.ok('terminal_execute', {
+      session_id: plan.session_id,
+      plan_id: plan.id,
+      wait_seconds: 0,
+    });
     expect(running).toMatchObject({ status: 'running', plan_id: plan.id, stdin_open: false });
     const session_id = plan.session_id;
     expect(await fixture.ok('terminal_pause', { session_id })).toEqual({ paused: true });
@@ -166,13 +200,18 @@ describe('plan state machine', () => {
     await waitUntil(() => fixture.store.find(String(plan.session_id))?.planById(String(plan.id)).status === 'running');
     const other = await fixture.ok('terminal_plan', { command: 'echo busy', session_id: plan.session_id });
     const busy = await fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: other.id });
-    expect(busy.structuredContent).toMatchObject({ code: 'process_limit_reached', message: 'another command is already running in this session' });
+    expect(busy.structuredContent).toMatchObject({
+      code: 'process_limit_reached',
+      message: 'another command is already running in this session',
+    });
     expect(await fixture.ok('terminal_cancel', { session_id: plan.session_id })).toEqual({ cancelled: true });
     const result = await execution;
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ status: 'cancelled' });
     // The refused plan was not consumed: it runs once the session is free.
-    expect((await fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: other.id })).structuredContent).toMatchObject({ status: 'succeeded' });
+    expect(
+      (await fixture.call('terminal_execute', { session_id: plan.session_id, plan_id: other.id })).structuredContent,
+    ).toMatchObject({ status: 'succeeded' });
   });
 
   test('pause, resume and cancel answer false when nothing runs', async () => {
@@ -187,7 +226,10 @@ describe('plan state machine', () => {
     const second = await planned('echo two');
     for (const tool of ['terminal_approve', 'terminal_execute', 'terminal_retry']) {
       const result = await fixture.call(tool, { session_id: second.session_id, plan_id: first.plan_id });
-      expect(result.structuredContent).toMatchObject({ code: 'plan_not_found', message: 'plan does not belong to this session' });
+      expect(result.structuredContent).toMatchObject({
+        code: 'plan_not_found',
+        message: 'plan does not belong to this session',
+      });
     }
   });
 
@@ -206,7 +248,10 @@ describe('plan state machine', () => {
     ];
     for (const [tool, args] of calls) {
       const result = await fixture.call(tool, args);
-      expect({ tool, content: result.structuredContent }).toMatchObject({ tool, content: { code: 'session_not_found', message: 'unknown or expired session' } });
+      expect({ tool, content: result.structuredContent }).toMatchObject({
+        tool,
+        content: { code: 'session_not_found', message: 'unknown or expired session' },
+      });
     }
   });
 });

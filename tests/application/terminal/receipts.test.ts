@@ -19,9 +19,30 @@ describe('receipts', () => {
     fixture = new TerminalFixture();
     const receipt = (await fixture.ok('terminal_execute', { command: 'echo hello' })) as unknown as ExecutionReceipt;
     expect(Object.keys(receipt)).toEqual([
-      'schema_version', 'id', 'plan_id', 'session_id', 'command_id', 'command', 'command_sha256', 'cwd', 'mode', 'risk',
-      'approved', 'policy', 'status', 'started_at', 'finished_at', 'duration_ms', 'exit_code', 'signal', 'stdout',
-      'stderr', 'output_truncated', 'confinement', 'output', 'signature',
+      'schema_version',
+      'id',
+      'plan_id',
+      'session_id',
+      'command_id',
+      'command',
+      'command_sha256',
+      'cwd',
+      'mode',
+      'risk',
+      'approved',
+      'policy',
+      'status',
+      'started_at',
+      'finished_at',
+      'duration_ms',
+      'exit_code',
+      'signal',
+      'stdout',
+      'stderr',
+      'output_truncated',
+      'confinement',
+      'output',
+      'signature',
     ]);
     expect(receipt).toMatchObject({
       schema_version: '1.0',
@@ -52,7 +73,7 @@ describe('receipts', () => {
     expect(fixture.signer.verify({ ...receipt, signature: '0'.repeat(64) })).toBe(false);
   });
 
-  test('terminal_receipt returns {receipt: null} before any execution, then the latest receipt, or one plan\'s', async () => {
+  test("terminal_receipt returns {receipt: null} before any execution, then the latest receipt, or one plan's", async () => {
     fixture = new TerminalFixture();
     const plan = await fixture.ok('terminal_plan', { command: 'echo one' });
     const session_id = plan.session_id;
@@ -109,7 +130,11 @@ describe('receipts', () => {
 async function linesOnceWritten(file: string, count: number): Promise<string[]> {
   const deadline = Date.now() + 5000;
   for (;;) {
-    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line !== '') : [];
+    const lines = existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+      : [];
     if (lines.length >= count || Date.now() > deadline) return lines;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -25,7 +25,15 @@ describe('SecretRedactor', () => {
 
   test('redacts every string inside objects and arrays, keeping other values', () => {
     const redactor = new SecretRedactor(['supersecretvalue']);
-    expect(redactor.redactDeep({ argv: ['x', 'supersecretvalue'], nested: { note: 'token=1' }, count: 2, ok: true, none: null })).toEqual({
+    expect(
+      redactor.redactDeep({
+        argv: ['x', 'supersecretvalue'],
+        nested: { note: 'token=1' },
+        count: 2,
+        ok: true,
+        none: null,
+      }),
+    ).toEqual({
       argv: ['x', '[REDACTED]'],
       nested: { note: 'token=[REDACTED]' },
       count: 2,

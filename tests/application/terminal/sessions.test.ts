@@ -19,7 +19,12 @@ describe('terminal_sessions and terminal_session_close', () => {
     await fixture.ok('terminal_plan', { command: 'ls; rm -rf /', session_id });
     await fixture.ok('terminal_plan', { command: 'touch a.txt', session_id });
     await fixture.ok('terminal_execute', { command: 'echo done', session_id });
-    const started = await fixture.ok('terminal_execute', { session_id, plan_id: plan.id, wait_seconds: 0, open_stdin: true });
+    const started = await fixture.ok('terminal_execute', {
+      session_id,
+      plan_id: plan.id,
+      wait_seconds: 0,
+      open_stdin: true,
+    });
     const { sessions } = await fixture.ok('terminal_sessions', {});
     expect(sessions).toEqual([
       {
@@ -27,8 +32,24 @@ describe('terminal_sessions and terminal_session_close', () => {
         cwd: fixture.root,
         created_at: expect.any(String),
         last_activity_at: expect.any(String),
-        running_command: { command_id: started.command_id, plan_id: plan.id, command: 'cat', status: 'running', started_at: expect.any(String) },
-        plans: { planned: 1, blocked: 1, approved: 0, running: 1, paused: 0, succeeded: 1, failed: 0, cancelled: 0, timed_out: 0 },
+        running_command: {
+          command_id: started.command_id,
+          plan_id: plan.id,
+          command: 'cat',
+          status: 'running',
+          started_at: expect.any(String),
+        },
+        plans: {
+          planned: 1,
+          blocked: 1,
+          approved: 0,
+          running: 1,
+          paused: 0,
+          succeeded: 1,
+          failed: 0,
+          cancelled: 0,
+          timed_out: 0,
+        },
         receipts: 1,
       },
     ]);
@@ -45,7 +66,9 @@ describe('terminal_sessions and terminal_session_close', () => {
     await fixture.ok('terminal_plan', { command: 'pwd' }, { principal: 'bob' });
     await fixture.ok('terminal_plan', { command: 'pwd' });
     const listed = await fixture.ok('terminal_sessions', {}, { principal: 'alice' });
-    expect((listed.sessions as Array<{ session_id: string }>).map((session) => session.session_id)).toEqual([alice.session_id]);
+    expect((listed.sessions as Array<{ session_id: string }>).map((session) => session.session_id)).toEqual([
+      alice.session_id,
+    ]);
     const local = await fixture.ok('terminal_sessions', {});
     expect(local.sessions).toHaveLength(1);
   });
@@ -56,18 +79,22 @@ describe('terminal_sessions and terminal_session_close', () => {
     await fixture.ok('terminal_approve', { session_id: plan.session_id, plan_id: plan.id });
     await fixture.ok('terminal_execute', { session_id: plan.session_id, plan_id: plan.id, wait_seconds: 0 });
     const command = fixture.store.get(String(plan.session_id)).execution.commands()[0];
-    expect(await fixture.ok('terminal_session_close', { session_id: plan.session_id })).toEqual({ session_id: plan.session_id, closed: true });
+    expect(await fixture.ok('terminal_session_close', { session_id: plan.session_id })).toEqual({
+      session_id: plan.session_id,
+      closed: true,
+    });
     expect(command?.outcome().status).toBe('cancelled');
     expect((await fixture.ok('terminal_sessions', {})).sessions).toEqual([]);
     const again = await fixture.call('terminal_session_close', { session_id: plan.session_id });
     expect(again.structuredContent).toMatchObject({ code: 'session_not_found' });
   });
 
-  test('pages through the caller\'s sessions with an opaque cursor, oldest first', async () => {
+  test("pages through the caller's sessions with an opaque cursor, oldest first", async () => {
     const paged = new TerminalFixture({ maxSessions: 10, pageSize: 2 });
     try {
       const ids: unknown[] = [];
-      for (let index = 0; index < 5; index += 1) ids.push((await paged.ok('terminal_plan', { command: 'pwd' }, { principal: 'alice' })).session_id);
+      for (let index = 0; index < 5; index += 1)
+        ids.push((await paged.ok('terminal_plan', { command: 'pwd' }, { principal: 'alice' })).session_id);
       await paged.ok('terminal_plan', { command: 'pwd' }, { principal: 'bob' });
 
       const first = await paged.ok('terminal_sessions', {}, { principal: 'alice' });
@@ -76,7 +103,8 @@ describe('terminal_sessions and terminal_session_close', () => {
       await paged.ok('terminal_session_close', { session_id: ids[2] });
       const second = await paged.ok('terminal_sessions', { cursor: first.next_cursor }, { principal: 'alice' });
 
-      const idsOf = (page: Record<string, unknown>): unknown[] => (page.sessions as Array<{ session_id: string }>).map((session) => session.session_id);
+      const idsOf = (page: Record<string, unknown>): unknown[] =>
+        (page.sessions as Array<{ session_id: string }>).map((session) => session.session_id);
       expect(idsOf(first)).toEqual([ids[0], ids[1]]);
       expect(idsOf(second)).toEqual([ids[3], ids[4]]);
       expect(second.next_cursor).toBeUndefined();

@@ -96,12 +96,19 @@ export class TerminalFixture {
     // kill grace, the secrets to redact, an audit log object; and a recorder around the real policy engine.
     container.rebind<Logger>(TYPES.Logger).toConstantValue(silentLogger);
     container.rebind<Clock>(TYPES.Clock).toConstantValue(this.now);
-    container.rebind<CommandConfinement>(TYPES.CommandConfinement).toConstantValue(sandboxFor(this.root, { workspaceWritable: mode !== 'inspect' }));
+    container
+      .rebind<CommandConfinement>(TYPES.CommandConfinement)
+      .toConstantValue(sandboxFor(this.root, { workspaceWritable: mode !== 'inspect' }));
     container
       .rebind<ExecutionSessionFactory>(TYPES.ExecutionSessionFactory)
-      .toResolvedValue((confinement: CommandConfinement) => new ChildProcessSessionFactory({ killGraceMs: 200, outputSettleMs: 50, confinement }), [TYPES.CommandConfinement]);
+      .toResolvedValue(
+        (confinement: CommandConfinement) =>
+          new ChildProcessSessionFactory({ killGraceMs: 200, outputSettleMs: 50, confinement }),
+        [TYPES.CommandConfinement],
+      );
     container.rebind<SecretRedactor>(TYPES.SecretRedactor).toConstantValue(new SecretRedactor(options.secrets ?? []));
-    if (options.auditLog !== undefined) container.rebind<ReceiptAuditLog>(TYPES.ReceiptAuditLog).toConstantValue(options.auditLog);
+    if (options.auditLog !== undefined)
+      container.rebind<ReceiptAuditLog>(TYPES.ReceiptAuditLog).toConstantValue(options.auditLog);
     container.onActivation<PolicyEngine>(TYPES.PolicyEngine, (_context, engine) => ({
       evaluate: (request) => {
         this.evaluations.push(request.command);
@@ -149,7 +156,11 @@ export class TerminalFixture {
    * Calls a tool through the real catalog. Every result, refusals included, is checked against the JSON Schema the
    * catalog declares (as `@modelcontextprotocol/sdk` 1.x clients do); success shapes also against the zod schema.
    */
-  async call(name: string, args: Record<string, unknown>, options: { principal?: string; signal?: AbortSignal } = {}): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    options: { principal?: string; signal?: AbortSignal } = {},
+  ): Promise<CallToolResult> {
     const result = await this.catalog.call(name, args, {
       signal: options.signal ?? new AbortController().signal,
       era: 'modern',
@@ -164,7 +175,11 @@ export class TerminalFixture {
   }
 
   /** Calls a tool and returns its structured content, failing the test when the call reports an error. */
-  async ok(name: string, args: Record<string, unknown>, options: { principal?: string } = {}): Promise<Record<string, unknown>> {
+  async ok(
+    name: string,
+    args: Record<string, unknown>,
+    options: { principal?: string } = {},
+  ): Promise<Record<string, unknown>> {
     const result = await this.call(name, args, options);
     if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
     return result.structuredContent;

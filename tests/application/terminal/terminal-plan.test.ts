@@ -55,7 +55,9 @@ describe('terminal_plan', () => {
       next_step: expect.any(String),
     });
     // The next step names the arguments with this plan's values: its `id` is the plan_id to send.
-    expect(plan.next_step).toBe(`Call terminal_execute with {"session_id": "${String(plan.session_id)}", "plan_id": "${String(plan.id)}"} to run it.`);
+    expect(plan.next_step).toBe(
+      `Call terminal_execute with {"session_id": "${String(plan.session_id)}", "plan_id": "${String(plan.id)}"} to run it.`,
+    );
     expect(fixture.store.find(String(plan.session_id))).toBeDefined();
   });
 
@@ -113,7 +115,10 @@ describe('terminal_plan', () => {
   test('refuses a cwd that is a file', async () => {
     writeFileSync(path.join(fixture.root, 'file.txt'), 'x');
     const result = await fixture.call('terminal_plan', { command: 'ls', cwd: 'file.txt' });
-    expect(result.structuredContent).toMatchObject({ code: 'invalid_argument', message: 'Working directory is not a directory: file.txt' });
+    expect(result.structuredContent).toMatchObject({
+      code: 'invalid_argument',
+      message: 'Working directory is not a directory: file.txt',
+    });
   });
 
   test('uses timeout_seconds and refuses one above the configured maximum', async () => {
@@ -126,7 +131,10 @@ describe('terminal_plan', () => {
 
   test('an unknown session is refused with the seed message', async () => {
     const result = await fixture.call('terminal_plan', { command: 'ls', session_id: 'nope' });
-    expect(result.structuredContent).toMatchObject({ code: 'session_not_found', message: 'unknown or expired session' });
+    expect(result.structuredContent).toMatchObject({
+      code: 'session_not_found',
+      message: 'unknown or expired session',
+    });
     expect(result.structuredContent.next_step).toEqual(expect.any(String));
   });
 
@@ -136,7 +144,11 @@ describe('terminal_plan', () => {
     fixture.events.subscribe(String(first.session_id), (event) => events.push(event));
     const plan = await fixture.ok('terminal_plan', { command: 'cat /etc/passwd', session_id: first.session_id });
     expect(events.map((event) => event.type)).toEqual(['policy_decision', 'plan']);
-    expect(events[0]).toMatchObject({ verdict: 'deny', command: 'cat /etc/passwd', reasons: ['path escapes the workspace: /etc/passwd'] });
+    expect(events[0]).toMatchObject({
+      verdict: 'deny',
+      command: 'cat /etc/passwd',
+      reasons: ['path escapes the workspace: /etc/passwd'],
+    });
     expect(events[1]).toMatchObject({ planId: plan.id });
   });
 });

@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { ChildProcessSessionFactory } from '../../../src/adapters/process/child-process-session-factory';
 import { TerminalSessionStore } from '../../../src/application/terminal/terminal-session-store';
-import { SessionEvicted, SessionExpired, SessionLimitReached, SessionNotFound } from '../../../src/domain/execution/execution-errors';
+import {
+  SessionEvicted,
+  SessionExpired,
+  SessionLimitReached,
+  SessionNotFound,
+} from '../../../src/domain/execution/execution-errors';
 import type { CommandLaunch, ExecutionEvent } from '../../../src/domain/execution/execution-types';
 import { isAlive, waitFor } from '../../adapters/process/process-probe';
 import { sandboxFor } from '../../support/sandbox';
@@ -15,11 +20,20 @@ let clock: number;
 let registry: TerminalSessionStore;
 
 function sleepLaunch(): CommandLaunch {
-  return { launch: { kind: 'argv', argv: ['/bin/sleep', '30'] }, cwd: workspace, timeoutMs: 10_000, maxOutputBytes: 1024 };
+  return {
+    launch: { kind: 'argv', argv: ['/bin/sleep', '30'] },
+    cwd: workspace,
+    timeoutMs: 10_000,
+    maxOutputBytes: 1024,
+  };
 }
 
 /** `maxSessionsPerOwner: 'default'` leaves the share unconfigured. */
-function createRegistry(maxSessions = 2, maxSessionsPerOwner: number | 'default' = maxSessions, maxRemembered?: number): TerminalSessionStore {
+function createRegistry(
+  maxSessions = 2,
+  maxSessionsPerOwner: number | 'default' = maxSessions,
+  maxRemembered?: number,
+): TerminalSessionStore {
   let counter = 0;
   const now = (): number => clock;
   return new TerminalSessionStore({
@@ -125,7 +139,11 @@ describe('TerminalSessionStore', () => {
     for (const session of alice) session.execution.start(sleepLaunch(), 'sleep 30');
 
     expect(() => registry.create(workspace, 'alice')).toThrow(SessionLimitReached);
-    const bob = [registry.create(workspace, 'bob'), registry.create(workspace, 'bob'), registry.create(workspace, 'bob')];
+    const bob = [
+      registry.create(workspace, 'bob'),
+      registry.create(workspace, 'bob'),
+      registry.create(workspace, 'bob'),
+    ];
 
     expect(bob.filter((session) => !session.execution.closed)).toHaveLength(2);
     expect(alice.every((session) => !session.execution.closed)).toBe(true);
@@ -135,7 +153,11 @@ describe('TerminalSessionStore', () => {
     registry = createRegistry(4, 3);
     const bob = registry.create(workspace, 'bob');
     clock += 10;
-    const alice = [registry.create(workspace, 'alice'), registry.create(workspace, 'alice'), registry.create(workspace, 'alice')];
+    const alice = [
+      registry.create(workspace, 'alice'),
+      registry.create(workspace, 'alice'),
+      registry.create(workspace, 'alice'),
+    ];
 
     registry.create(workspace, 'carol');
 
@@ -248,7 +270,19 @@ describe('TerminalSessionStore', () => {
   it('sweeps idle sessions on a timer until stopped', async () => {
     // Only the interval timer is faked, so the test drives the sweeper's ticks itself (no guess at how long a tick
     // takes under load); sessions still close on real timers and I/O.
-    jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'Date', 'performance', 'hrtime'] });
+    jest.useFakeTimers({
+      doNotFake: [
+        'setTimeout',
+        'clearTimeout',
+        'setImmediate',
+        'clearImmediate',
+        'nextTick',
+        'queueMicrotask',
+        'Date',
+        'performance',
+        'hrtime',
+      ],
+    });
     try {
       const first = registry.create(workspace);
       const stop = registry.startSweeper(10);
@@ -318,7 +352,11 @@ describe('TerminalSessionStore', () => {
 
     it('refuses at once past the bound of waiting calls, with scope "queue", and leaves the queue on abort', async () => {
       registry = new TerminalSessionStore({
-        factory: new ChildProcessSessionFactory({ killGraceMs: 200, now: () => clock, confinement: sandboxFor(workspace) }),
+        factory: new ChildProcessSessionFactory({
+          killGraceMs: 200,
+          now: () => clock,
+          confinement: sandboxFor(workspace),
+        }),
         maxSessions: 1,
         maxWaiting: 2,
         idleTimeoutMs: IDLE_TIMEOUT_MS,
@@ -343,7 +381,11 @@ describe('TerminalSessionStore', () => {
     function storeWithRetention(retentionMs: number, maxRetained: number): TerminalSessionStore {
       let counter = 0;
       return new TerminalSessionStore({
-        factory: new ChildProcessSessionFactory({ killGraceMs: 200, now: () => clock, confinement: sandboxFor(workspace) }),
+        factory: new ChildProcessSessionFactory({
+          killGraceMs: 200,
+          now: () => clock,
+          confinement: sandboxFor(workspace),
+        }),
         maxSessions: 4,
         idleTimeoutMs: IDLE_TIMEOUT_MS,
         now: () => clock,
@@ -357,7 +399,10 @@ describe('TerminalSessionStore', () => {
       await registry.closeAll();
       registry = storeWithRetention(5000, 4);
       const terminal = registry.create(workspace);
-      const command = terminal.execution.start({ ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/echo', 'kept'] } }, 'echo kept');
+      const command = terminal.execution.start(
+        { ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/echo', 'kept'] } },
+        'echo kept',
+      );
       await command.finished();
 
       registry.endOneShot(terminal);
@@ -421,13 +466,26 @@ describe('TerminalSessionStore', () => {
       const terminal = registry.create(workspace);
       const seen: ExecutionEvent[][] = [[], []];
       for (const events of seen) registry.events.subscribe(terminal.id, (event) => events.push(event));
-      const command = terminal.execution.start({ ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/echo', 'hello'] } }, 'echo hello');
+      const command = terminal.execution.start(
+        { ...sleepLaunch(), launch: { kind: 'argv', argv: ['/bin/echo', 'hello'] } },
+        'echo hello',
+      );
       await command.finished();
       await registry.close(terminal.id);
 
       for (const events of seen) {
-        expect(events.map((event) => event.type)).toEqual(['command_started', 'output', 'command_finished', 'session_closed']);
-        expect(events[1]).toMatchObject({ sessionId: terminal.id, commandId: command.id, stream: 'stdout', text: 'hello\n' });
+        expect(events.map((event) => event.type)).toEqual([
+          'command_started',
+          'output',
+          'command_finished',
+          'session_closed',
+        ]);
+        expect(events[1]).toMatchObject({
+          sessionId: terminal.id,
+          commandId: command.id,
+          stream: 'stdout',
+          text: 'hello\n',
+        });
       }
     });
 
@@ -455,7 +513,12 @@ describe('TerminalSessionStore', () => {
       registry.events.subscribe(terminal.id, (event) => mine.push(event.type));
       registry.events.subscribe(other.id, (event) => theirs.push(event.type));
 
-      registry.events.publish({ type: 'plan', sessionId: terminal.id, planId: 'plan-1', at: new Date(clock).toISOString() });
+      registry.events.publish({
+        type: 'plan',
+        sessionId: terminal.id,
+        planId: 'plan-1',
+        at: new Date(clock).toISOString(),
+      });
 
       expect(mine).toEqual(['plan']);
       expect(theirs).toEqual([]);

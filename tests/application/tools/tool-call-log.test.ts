@@ -10,7 +10,14 @@ describe('toolCallFields (the per-call log line)', () => {
       {
         tool: 'terminal_execute',
         arguments: { command: `curl -H ${SECRET} password=hunter22`, stdin: 'typed secret' },
-        structured: { status: 'succeeded', exit_code: 0, signal: null, command: `curl -H ${SECRET} password=hunter22`, policy: { verdict: 'allow', matched_rule: 'read_only' }, stdout: 'output text' },
+        structured: {
+          status: 'succeeded',
+          exit_code: 0,
+          signal: null,
+          command: `curl -H ${SECRET} password=hunter22`,
+          policy: { verdict: 'allow', matched_rule: 'read_only' },
+          stdout: 'output text',
+        },
         isError: false,
         durationMs: 12.6,
       },
@@ -29,14 +36,48 @@ describe('toolCallFields (the per-call log line)', () => {
   });
 
   test('a refusal carries its error code; a thrown call its code; no output or stdin is ever included', () => {
-    const refused = toolCallFields({ tool: 'terminal_execute', arguments: { command: 'rm -rf /' }, structured: { code: 'policy_denied', message: 'm', next_step: null, details: {} }, isError: true, durationMs: 1 }, redactor);
-    expect(refused).toEqual({ tool: 'terminal_execute', error: 'policy_denied', is_error: true, duration_ms: 1, command: 'rm -rf /' });
-    const thrown = toolCallFields({ tool: 'no_such_tool', arguments: { stdin: 'x' }, structured: undefined, isError: true, durationMs: 0, thrownCode: 'unknown_tool' }, redactor);
+    const refused = toolCallFields(
+      {
+        tool: 'terminal_execute',
+        arguments: { command: 'rm -rf /' },
+        structured: { code: 'policy_denied', message: 'm', next_step: null, details: {} },
+        isError: true,
+        durationMs: 1,
+      },
+      redactor,
+    );
+    expect(refused).toEqual({
+      tool: 'terminal_execute',
+      error: 'policy_denied',
+      is_error: true,
+      duration_ms: 1,
+      command: 'rm -rf /',
+    });
+    const thrown = toolCallFields(
+      {
+        tool: 'no_such_tool',
+        arguments: { stdin: 'x' },
+        structured: undefined,
+        isError: true,
+        durationMs: 0,
+        thrownCode: 'unknown_tool',
+      },
+      redactor,
+    );
     expect(thrown).toEqual({ tool: 'no_such_tool', error: 'unknown_tool', is_error: true, duration_ms: 0 });
   });
 
   test('cuts a very long command', () => {
-    const fields = toolCallFields({ tool: 'terminal_plan', arguments: { command: `echo ${'a'.repeat(2000)}` }, structured: {}, isError: false, durationMs: 0 }, redactor);
+    const fields = toolCallFields(
+      {
+        tool: 'terminal_plan',
+        arguments: { command: `echo ${'a'.repeat(2000)}` },
+        structured: {},
+        isError: false,
+        durationMs: 0,
+      },
+      redactor,
+    );
     expect(String(fields.command)).toHaveLength(501);
   });
 });

@@ -29,7 +29,12 @@ describe('ToolCatalog', () => {
       name: 'echo_text',
       title: 'Echo text',
       description: 'Returns its input.',
-      inputSchema: { type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { text: { type: 'string', minLength: 1 } },
+        required: ['text'],
+        additionalProperties: false,
+      },
       outputSchema: { type: 'object' },
       annotations: { readOnlyHint: true },
     });
@@ -47,7 +52,11 @@ describe('ToolCatalog', () => {
   });
 
   test('drops the meaningless safe-integer bounds and $schema from input schemas, keeping real bounds', () => {
-    const counted = defineTool({ ...echo, name: 'counted', input: z.object({ count: z.number().int().min(1), any: z.number().int() }).strict() });
+    const counted = defineTool({
+      ...echo,
+      name: 'counted',
+      input: z.object({ count: z.number().int().min(1), any: z.number().int() }).strict(),
+    });
     const [descriptor] = new ToolCatalog([counted]).list();
     expect(descriptor?.inputSchema).toEqual({
       type: 'object',
@@ -59,7 +68,11 @@ describe('ToolCatalog', () => {
 
   test('returns structured content and its JSON text on success', async () => {
     const result = await catalog.call('echo_text', { text: 'hi' }, context);
-    expect(result).toEqual({ content: [{ type: 'text', text: JSON.stringify({ echoed: 'hi' }, null, 2) }], structuredContent: { echoed: 'hi' }, isError: false });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: JSON.stringify({ echoed: 'hi' }, null, 2) }],
+      structuredContent: { echoed: 'hi' },
+      isError: false,
+    });
   });
 
   test('turns invalid arguments into an isError result naming the field', async () => {
@@ -73,7 +86,12 @@ describe('ToolCatalog', () => {
     const result = await catalog.call('echo_text', { text: 'refuse' }, context);
     expect(result).toEqual({
       content: [{ type: 'text', text: 'Error invalid_argument: refused on purpose\nNext step: Send something else.' }],
-      structuredContent: { code: 'invalid_argument', message: 'refused on purpose', next_step: 'Send something else.', details: { text: 'refuse' } },
+      structuredContent: {
+        code: 'invalid_argument',
+        message: 'refused on purpose',
+        next_step: 'Send something else.',
+        details: { text: 'refuse' },
+      },
       isError: true,
     });
   });
@@ -102,10 +120,21 @@ describe('ToolCatalog', () => {
   });
 
   test('a refusal without a next step names its code and message only', async () => {
-    const bare = defineTool({ ...echo, name: 'bare', async call() { throw new InvalidArgument('nothing to do'); } });
+    const bare = defineTool({
+      ...echo,
+      name: 'bare',
+      async call() {
+        throw new InvalidArgument('nothing to do');
+      },
+    });
     const result = await new ToolCatalog([bare]).call('bare', { text: 'x' }, context);
     expect(result.content).toEqual([{ type: 'text', text: 'Error invalid_argument: nothing to do' }]);
-    expect(result.structuredContent).toEqual({ code: 'invalid_argument', message: 'nothing to do', next_step: null, details: {} });
+    expect(result.structuredContent).toEqual({
+      code: 'invalid_argument',
+      message: 'nothing to do',
+      next_step: null,
+      details: {},
+    });
   });
 
   test('an unknown tool is a protocol error, not a result', async () => {

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { TOOL_NEXT_STEPS } from '../../../src/application/tools/tool-next-steps';
 import { refusalOf } from '../../../src/application/tools/tool-refusal';
 import type { DomainError } from '../../../src/domain/errors';
-import { SandboxSetupFailed, SessionEvicted, SessionExpired, SessionLimitReached } from '../../../src/domain/execution/execution-errors';
+import {
+  SandboxSetupFailed,
+  SessionEvicted,
+  SessionExpired,
+  SessionLimitReached,
+} from '../../../src/domain/execution/execution-errors';
 import {
   ApprovalExpired,
   CwdChanged,
@@ -45,7 +50,7 @@ const TOOL_NAMING_ERRORS: readonly DomainError[] = [
   new SessionEvicted('s1'),
   new SessionLimitReached(4, 'principal'),
   new SessionLimitReached(4, 'server'),
-  new SandboxSetupFailed('c1', 'bwrap: Can\'t chdir'),
+  new SandboxSetupFailed('c1', "bwrap: Can't chdir"),
 ];
 
 describe('next steps that name tools (application/tools/tool-next-steps.ts)', () => {
@@ -64,26 +69,38 @@ describe('next steps that name tools (application/tools/tool-next-steps.ts)', ()
   it('gives every such error a tool-naming next step in its refusal, while its domain next step names none', () => {
     for (const error of TOOL_NAMING_ERRORS) {
       const refusal = refusalOf(error);
-      expect({ code: error.code, tool: TOOL_NAME.test(refusal.next_step ?? '') }).toEqual({ code: error.code, tool: true });
-      expect({ code: error.code, domain: TOOL_NAME.test(error.nextStep ?? '') }).toEqual({ code: error.code, domain: false });
+      expect({ code: error.code, tool: TOOL_NAME.test(refusal.next_step ?? '') }).toEqual({
+        code: error.code,
+        tool: true,
+      });
+      expect({ code: error.code, domain: TOOL_NAME.test(error.nextStep ?? '') }).toEqual({
+        code: error.code,
+        domain: false,
+      });
       expect(refusal.next_step).not.toBe(error.nextStep);
     }
   });
 
   it('keeps the wording clients saw before the move', () => {
-    expect(refusalOf(new PlanNotFound('s1', 'p1')).next_step).toBe('Use a plan_id returned by terminal_plan for this session_id.');
+    expect(refusalOf(new PlanNotFound('s1', 'p1')).next_step).toBe(
+      'Use a plan_id returned by terminal_plan for this session_id.',
+    );
     expect(refusalOf(new InvalidPlanTransition('p1', 'paused', 'execute')).next_step).toBe(
       'The plan is executing: poll terminal_read for its output, or terminal_cancel to stop it.',
     );
     expect(refusalOf(new OperatorApprovalRequired('p1', 'a7')).next_step).toBe(
       'Ask the user to have an operator approve approval_id a7 in the term-mcp web UI (operator approvals route), then call terminal_execute.',
     );
-    expect(refusalOf(new SessionEvicted('s1')).next_step).toBe('Start a new session with terminal_plan (omit session_id) and use the session_id it returns.');
+    expect(refusalOf(new SessionEvicted('s1')).next_step).toBe(
+      'Start a new session with terminal_plan (omit session_id) and use the session_id it returns.',
+    );
   });
 
   it('leaves the domain next step where the case names no tool', () => {
     const queueFull = new SessionLimitReached(4, 'queue', 8);
     expect(refusalOf(queueFull).next_step).toBe(queueFull.nextStep);
-    expect(refusalOf(queueFull).next_step).toBe('Too many of your calls are already waiting for a session: wait for some of them to answer, then retry.');
+    expect(refusalOf(queueFull).next_step).toBe(
+      'Too many of your calls are already waiting for a session: wait for some of them to answer, then retry.',
+    );
   });
 });

@@ -1,4 +1,8 @@
-import { DEFAULT_ALLOWED_DOMAINS, NetworkAllowlist, allowlistEntryProblem } from '../../../src/domain/execution/network-allowlist';
+import {
+  DEFAULT_ALLOWED_DOMAINS,
+  NetworkAllowlist,
+  allowlistEntryProblem,
+} from '../../../src/domain/execution/network-allowlist';
 
 const list = new NetworkAllowlist(['registry.npmjs.org', '*.example.com', 'localhost', '10.0.0.5', '[::1]']);
 
@@ -39,17 +43,33 @@ describe('NetworkAllowlist', () => {
 
   it('says whether the entry that allowed a host names it exactly', () => {
     expect(list.judge('localhost')).toEqual({ allowed: true, host: 'localhost', exact: true, ipLiteral: false });
-    expect(list.judge('A.Example.com.')).toEqual({ allowed: true, host: 'a.example.com', exact: false, ipLiteral: false });
+    expect(list.judge('A.Example.com.')).toEqual({
+      allowed: true,
+      host: 'a.example.com',
+      exact: false,
+      ipLiteral: false,
+    });
     expect(list.judge('10.0.0.5')).toEqual({ allowed: true, host: '10.0.0.5', exact: true, ipLiteral: true });
   });
 
-  it.each(['*', '*.com', 'example', '*example.com', 'a.*.example.com', 'http://example.com', 'example.com/path', 'example.com:443', '0x7f.1', '1.2.3', '::1', '[nope]', 'a..b'])(
-    'rejects the entry %s',
-    (entry) => {
-      expect(allowlistEntryProblem(entry)).toEqual(expect.any(String));
-      expect(() => new NetworkAllowlist([entry])).toThrow(entry);
-    },
-  );
+  it.each([
+    '*',
+    '*.com',
+    'example',
+    '*example.com',
+    'a.*.example.com',
+    'http://example.com',
+    'example.com/path',
+    'example.com:443',
+    '0x7f.1',
+    '1.2.3',
+    '::1',
+    '[nope]',
+    'a..b',
+  ])('rejects the entry %s', (entry) => {
+    expect(allowlistEntryProblem(entry)).toEqual(expect.any(String));
+    expect(() => new NetworkAllowlist([entry])).toThrow(entry);
+  });
 
   it('accepts its own default list', () => {
     expect(DEFAULT_ALLOWED_DOMAINS.map(allowlistEntryProblem).filter((problem) => problem !== undefined)).toEqual([]);

@@ -39,7 +39,15 @@ class CommandStub implements PlanCommand {
   status: CommandStatus = 'running';
   constructor(readonly id: string) {}
   outcome(): ReturnType<PlanCommand['outcome']> {
-    return { status: this.status, exitCode: null, signal: null, startedAt: '2026-12-03T00:00:02.000Z', finishedAt: null, durationMs: null, truncated: false };
+    return {
+      status: this.status,
+      exitCode: null,
+      signal: null,
+      startedAt: '2026-12-03T00:00:02.000Z',
+      finishedAt: null,
+      durationMs: null,
+      truncated: false,
+    };
   }
 }
 
@@ -108,29 +116,45 @@ describe('TerminalPlan: the plan state machine (seed §3.3)', () => {
     expect(subject).toMatchObject({ status: 'succeeded', isLive: false });
   });
 
-  it.each(ALL.filter((status) => status !== 'planned'))('refuses to approve from %s with the seed message', (status) => {
-    const subject = planIn(status);
-    const expected = status === 'blocked' ? 'blocked plans cannot be approved' : `plan cannot be approved from ${status}`;
-    expect(() => subject.approve(APPROVED_AT_MS + 1000, 'client')).toThrow(expected);
-    expect(subject.status).toBe(status);
-  });
+  it.each(ALL.filter((status) => status !== 'planned'))(
+    'refuses to approve from %s with the seed message',
+    (status) => {
+      const subject = planIn(status);
+      const expected =
+        status === 'blocked' ? 'blocked plans cannot be approved' : `plan cannot be approved from ${status}`;
+      expect(() => subject.approve(APPROVED_AT_MS + 1000, 'client')).toThrow(expected);
+      expect(subject.status).toBe(status);
+    },
+  );
 
   it('refuses to approve a blocked plan with its code and reasons', () => {
-    expect(() => plan('deny').approve(APPROVED_AT_MS, 'client')).toThrow(expect.objectContaining({ code: 'plan_blocked', details: expect.objectContaining({ reasons: ['denied for the test'] }) }));
+    expect(() => plan('deny').approve(APPROVED_AT_MS, 'client')).toThrow(
+      expect.objectContaining({
+        code: 'plan_blocked',
+        details: expect.objectContaining({ reasons: ['denied for the test'] }),
+      }),
+    );
   });
 
-  it.each(ALL.filter((status) => status !== 'planned' && status !== 'approved'))('refuses to execute from %s', (status) => {
-    const subject = planIn(status);
-    const expected = status === 'blocked' ? 'blocked plans cannot be executed' : `plan cannot execute from ${status}`;
-    expect(() => subject.start(new CommandStub('command-9'), STARTED_AT_MS, NEXT_STEP)).toThrow(expected);
-    expect(subject.status).toBe(status);
-    expect(subject.commandId).toBe(status === 'blocked' ? null : 'command-1');
-  });
+  it.each(ALL.filter((status) => status !== 'planned' && status !== 'approved'))(
+    'refuses to execute from %s',
+    (status) => {
+      const subject = planIn(status);
+      const expected = status === 'blocked' ? 'blocked plans cannot be executed' : `plan cannot execute from ${status}`;
+      expect(() => subject.start(new CommandStub('command-9'), STARTED_AT_MS, NEXT_STEP)).toThrow(expected);
+      expect(subject.status).toBe(status);
+      expect(subject.commandId).toBe(status === 'blocked' ? null : 'command-1');
+    },
+  );
 
-  it('refuses to execute a plan that needs approval before it has one, with the caller\'s next step', () => {
+  it("refuses to execute a plan that needs approval before it has one, with the caller's next step", () => {
     const subject = plan('approval_required');
     expect(() => subject.start(new CommandStub('command-1'), STARTED_AT_MS, NEXT_STEP)).toThrow(
-      expect.objectContaining({ code: 'approval_required', message: 'plan requires explicit approval', nextStep: 'approve it first' }),
+      expect.objectContaining({
+        code: 'approval_required',
+        message: 'plan requires explicit approval',
+        nextStep: 'approve it first',
+      }),
     );
     expect(subject).toMatchObject({ status: 'planned', commandId: null });
   });
@@ -139,7 +163,9 @@ describe('TerminalPlan: the plan state machine (seed §3.3)', () => {
     for (const status of ALL) {
       const subject = planIn(status);
       expect(subject.isLive).toBe(status === 'running' || status === 'paused');
-      expect(subject.commandId).toBe(status === 'planned' || status === 'approved' || status === 'blocked' ? null : 'command-1');
+      expect(subject.commandId).toBe(
+        status === 'planned' || status === 'approved' || status === 'blocked' ? null : 'command-1',
+      );
     }
   });
 
@@ -156,12 +182,22 @@ describe('TerminalPlan: the plan state machine (seed §3.3)', () => {
       approvedVia: null,
       consumedAtMs: null,
     };
-    const subject = new TerminalPlan({ ...plan('approval_required'), id: 'plan-1', sessionId: 'session-1', approval: grant });
+    const subject = new TerminalPlan({
+      ...plan('approval_required'),
+      id: 'plan-1',
+      sessionId: 'session-1',
+      approval: grant,
+    });
     subject.approve(APPROVED_AT_MS, 'operator');
     const approved = subject.approval;
     expect(approved).toEqual({ ...grant, approvedAtMs: APPROVED_AT_MS, approvedVia: 'operator' });
     subject.start(new CommandStub('command-1'), STARTED_AT_MS, NEXT_STEP);
-    expect(subject.approval).toEqual({ ...grant, approvedAtMs: APPROVED_AT_MS, approvedVia: 'operator', consumedAtMs: STARTED_AT_MS });
+    expect(subject.approval).toEqual({
+      ...grant,
+      approvedAtMs: APPROVED_AT_MS,
+      approvedVia: 'operator',
+      consumedAtMs: STARTED_AT_MS,
+    });
     expect(grant).toMatchObject({ approvedAtMs: null, approvedVia: null, consumedAtMs: null });
     expect(approved?.consumedAtMs).toBeNull();
   });
@@ -180,21 +216,28 @@ describe('TerminalPlan: the plan state machine (seed §3.3)', () => {
       consumedAtMs: null,
     };
     const subject = new TerminalPlan({ ...plan('approval_required'), approval: grant });
-    expect(() => subject.approve(APPROVED_AT_MS, 'client')).toThrow(expect.objectContaining({ code: 'approval_expired' }));
+    expect(() => subject.approve(APPROVED_AT_MS, 'client')).toThrow(
+      expect.objectContaining({ code: 'approval_expired' }),
+    );
     expect(subject).toMatchObject({ status: 'planned', approval: grant });
   });
 
-  it.each(ALL.filter((status) => status !== 'running' && status !== 'paused'))('refuses to finish from %s (only a started plan ends)', (status) => {
-    const subject = planIn(status);
-    expect(() => subject.finish('succeeded')).toThrow(`plan cannot finish from ${status}`);
-    expect(subject.status).toBe(status);
-  });
+  it.each(ALL.filter((status) => status !== 'running' && status !== 'paused'))(
+    'refuses to finish from %s (only a started plan ends)',
+    (status) => {
+      const subject = planIn(status);
+      expect(() => subject.finish('succeeded')).toThrow(`plan cannot finish from ${status}`);
+      expect(subject.status).toBe(status);
+    },
+  );
 
   it('refuses to retry a live plan, and allows it from every other status', () => {
     for (const status of ALL) {
       const subject = planIn(status);
       if (status === 'running' || status === 'paused') {
-        expect(() => subject.assertRetryable()).toThrow(expect.objectContaining({ code: 'plan_running', message: 'running plans cannot be retried' }));
+        expect(() => subject.assertRetryable()).toThrow(
+          expect.objectContaining({ code: 'plan_running', message: 'running plans cannot be retried' }),
+        );
       } else {
         expect(() => subject.assertRetryable()).not.toThrow();
       }

@@ -20,7 +20,12 @@ function decision(argv: string[], verdict: PolicyDecision['verdict']): PolicyDec
     matchedRule: 'test_rule',
     parts: [],
     launch: { kind: 'argv', argv },
-    preview: { executable: argv[0] ?? '', filesPotentiallyTouched: [], networkRequested: false, executesProjectCode: false },
+    preview: {
+      executable: argv[0] ?? '',
+      filesPotentiallyTouched: [],
+      networkRequested: false,
+      executesProjectCode: false,
+    },
   };
 }
 
@@ -54,7 +59,9 @@ describe('TerminalSession (the aggregate)', () => {
 
   beforeEach(() => {
     recorded = [];
-    terminal = new TerminalSession(factory.create({ id: 'session-1', cwd: workspace.root }), (event) => recorded.push(event));
+    terminal = new TerminalSession(factory.create({ id: 'session-1', cwd: workspace.root }), (event) =>
+      recorded.push(event),
+    );
   });
 
   afterEach(async () => {
@@ -90,12 +97,21 @@ describe('TerminalSession (the aggregate)', () => {
     terminal.plan(plan);
 
     terminal.approve(plan, 'client', NOW_MS + 1);
-    expect(recorded.at(-1)).toMatchObject({ type: 'approved', planId: 'plan-1', at: new Date(NOW_MS + 1).toISOString() });
+    expect(recorded.at(-1)).toMatchObject({
+      type: 'approved',
+      planId: 'plan-1',
+      at: new Date(NOW_MS + 1).toISOString(),
+    });
     expect(terminal.planWithApproval('approval-1')).toBe(plan);
     expect(plan.approval).toEqual({ ...grant, approvedAtMs: NOW_MS + 1, approvedVia: 'client' });
 
     const command = terminal.start(plan, launchOf(plan), NOW_MS + 2, NEXT_STEP);
-    expect(plan.approval).toEqual({ ...grant, approvedAtMs: NOW_MS + 1, approvedVia: 'client', consumedAtMs: NOW_MS + 2 });
+    expect(plan.approval).toEqual({
+      ...grant,
+      approvedAtMs: NOW_MS + 1,
+      approvedVia: 'client',
+      consumedAtMs: NOW_MS + 2,
+    });
     expect(grant.consumedAtMs).toBeNull();
     await command.finished();
   });
@@ -138,7 +154,9 @@ describe('TerminalSession (the aggregate)', () => {
     });
     terminal.plan(unapproved);
 
-    expect(() => terminal.start(unapproved, launchOf(unapproved), NOW_MS, NEXT_STEP)).toThrow(expect.objectContaining({ code: 'approval_required' }));
+    expect(() => terminal.start(unapproved, launchOf(unapproved), NOW_MS, NEXT_STEP)).toThrow(
+      expect.objectContaining({ code: 'approval_required' }),
+    );
     expect(unapproved).toMatchObject({ status: 'planned', commandId: null });
     expect(terminal.execution.commands()).toHaveLength(0);
   });

@@ -35,5 +35,12 @@ export async function runDemoCommand(argv: readonly string[], io: CommandIo): Pr
 
 /** The command table's entry point (cli-commands.ts): the table has checked the flags; this reads the rest. */
 export function run(context: CliContext): Promise<number> {
-  return runDemoCommand(context.argv, { stdin: process.stdin, stdout: context.stdout, stderr: context.stderr, env: context.env, cwd: context.cwd, services: context.services });
+  return runDemoCommand(context.argv, {
+    stdin: process.stdin,
+    stdout: context.stdout,
+    stderr: context.stderr,
+    env: context.env,
+    cwd: context.cwd,
+    services: context.services,
+  });
 }

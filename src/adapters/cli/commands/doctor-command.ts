@@ -16,7 +16,9 @@ export async function run(context: CliContext, nodeVersion: string = process.ver
       const mark = check.ok ? 'ok  ' : check.required ? 'FAIL' : 'warn';
       context.stdout.write(`${mark} ${name}: ${check.detail}\n`);
     }
-    context.stdout.write(ok ? 'term-mcp doctor: every required check holds\n' : 'term-mcp doctor: a required check failed\n');
+    context.stdout.write(
+      ok ? 'term-mcp doctor: every required check holds\n' : 'term-mcp doctor: a required check failed\n',
+    );
   }
   return ok ? 0 : 1;
 }

@@ -10,11 +10,16 @@ import { requestOf } from './command-io.js';
  * deciding rule, the reasons, every part and the launch. It runs nothing. The exit code is the verdict, so a script
  * can gate on it: 0 allow, 3 needs approval, 4 deny (2 stays a usage or configuration error, 1 a crash).
  */
-export const EXPLAIN_EXIT_CODES: Readonly<Record<PolicyVerdict, number>> = Object.freeze({ allow: 0, approval_required: 3, deny: 4 });
+export const EXPLAIN_EXIT_CODES: Readonly<Record<PolicyVerdict, number>> = Object.freeze({
+  allow: 0,
+  approval_required: 3,
+  deny: 4,
+});
 
 export async function run(context: CliContext): Promise<number> {
   const command = context.args.positionals[0];
-  if (command === undefined || command === '') throw new CliUsageError('give the command line to explain, quoted as one argument', context.name);
+  if (command === undefined || command === '')
+    throw new CliUsageError('give the command line to explain, quoted as one argument', context.name);
   const { cwd: cwdFlag, ...flags } = context.args.values;
   const { decision, mode, cwd } = await context.services.explain({ ...requestOf(context), flags }, command, cwdFlag);
   if (context.args.switches.has('json')) {
@@ -33,7 +38,12 @@ function explainJson(command: string, cwd: string, mode: string, decision: Polic
     cwd,
     mode,
     policy: summarizePolicy(decision),
-    parts: decision.parts.map((part) => ({ text: part.text, verdict: part.verdict, rule: part.rule, reason: part.reason })),
+    parts: decision.parts.map((part) => ({
+      text: part.text,
+      verdict: part.verdict,
+      rule: part.rule,
+      reason: part.reason,
+    })),
     preview: {
       executable: preview.executable,
       files_potentially_touched: [...preview.filesPotentiallyTouched],
@@ -53,7 +63,10 @@ function describe(decision: PolicyDecision, mode: string, cwd: string): string {
     'reasons:',
     ...decision.reasons.map((reason) => `  - ${reason}`),
     'parts:',
-    ...decision.parts.map((part) => `  - ${part.verdict} [${part.rule}] ${JSON.stringify(part.text)}${part.reason ? `: ${part.reason}` : ''}`),
+    ...decision.parts.map(
+      (part) =>
+        `  - ${part.verdict} [${part.rule}] ${JSON.stringify(part.text)}${part.reason ? `: ${part.reason}` : ''}`,
+    ),
   ];
   const { preview } = decision;
   const facts = [

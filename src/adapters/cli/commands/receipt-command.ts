@@ -1,6 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ReceiptInspection, summarizeReceipt, type ReceiptSummary } from '../../../application/receipts/receipt-inspection.js';
+import {
+  ReceiptInspection,
+  summarizeReceipt,
+  type ReceiptSummary,
+} from '../../../application/receipts/receipt-inspection.js';
 import { ConfigurationError } from '../../../domain/errors.js';
 import { ReceiptNotRedactable } from '../../../domain/terminal/receipt-errors.js';
 import type { ReceiptSigner } from '../../../domain/terminal/receipt-signer.js';
@@ -73,11 +77,17 @@ async function validate(argv: readonly string[], io: CommandIo): Promise<number>
   if (flags.has('json')) {
     io.stdout.write(`${JSON.stringify(structureOnly ? { ...report, signature_valid: null } : report, null, 2)}\n`);
   } else if (!report.schema_valid) {
-    io.stdout.write(`invalid: the receipt does not match schema 1.0\n${report.errors.map((error) => `  - ${error}\n`).join('')}`);
+    io.stdout.write(
+      `invalid: the receipt does not match schema 1.0\n${report.errors.map((error) => `  - ${error}\n`).join('')}`,
+    );
   } else if (structureOnly) {
     io.stdout.write('valid: the receipt matches schema 1.0 (signature not checked)\n');
   } else {
-    io.stdout.write(report.signature_valid ? 'valid: schema 1.0, signature verified\n' : 'invalid: the signature does not verify with the configured key\n');
+    io.stdout.write(
+      report.signature_valid
+        ? 'valid: schema 1.0, signature verified\n'
+        : 'invalid: the signature does not verify with the configured key\n',
+    );
   }
   return valid ? EXIT.ok : EXIT.negative;
 }
@@ -89,11 +99,18 @@ async function show(argv: readonly string[], io: CommandIo): Promise<number> {
   const inspection = new ReceiptInspection(signer);
   const structure = inspection.checkStructure(payload);
   if (!structure.valid) {
-    io.stderr.write(`term-mcp receipt: ${file} is not a schema 1.0 receipt\n${structure.errors.map((error) => `  - ${error}\n`).join('')}`);
+    io.stderr.write(
+      `term-mcp receipt: ${file} is not a schema 1.0 receipt\n${structure.errors.map((error) => `  - ${error}\n`).join('')}`,
+    );
     return EXIT.negative;
   }
   const summary = summarizeReceipt(structure.receipt);
-  const seal = signer === undefined ? 'not checked (no receipt key configured)' : inspection.report(payload).signature_valid ? 'verified' : 'BAD SIGNATURE';
+  const seal =
+    signer === undefined
+      ? 'not checked (no receipt key configured)'
+      : inspection.report(payload).signature_valid
+        ? 'verified'
+        : 'BAD SIGNATURE';
   if (flags.has('json')) {
     io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
@@ -118,7 +135,12 @@ async function redact(argv: readonly string[], io: CommandIo): Promise<number> {
 }
 
 function formatSummary(summary: ReceiptSummary, seal: string): string {
-  const ending = summary.signal !== null ? `signal ${summary.signal}` : summary.exit_code !== null ? `exit code ${summary.exit_code}` : 'no exit code';
+  const ending =
+    summary.signal !== null
+      ? `signal ${summary.signal}`
+      : summary.exit_code !== null
+        ? `exit code ${summary.exit_code}`
+        : 'no exit code';
   const rows: Array<[string, string]> = [
     ['id', summary.id],
     ['status', summary.status],
@@ -136,7 +158,10 @@ function formatSummary(summary: ReceiptSummary, seal: string): string {
   return rows.map(([name, value]) => `${name.padEnd(11)}${value}\n`).join('');
 }
 
-function oneFile(argv: readonly string[], allowedFlags: readonly string[]): { file: string; flags: ReadonlySet<string> } {
+function oneFile(
+  argv: readonly string[],
+  allowedFlags: readonly string[],
+): { file: string; flags: ReadonlySet<string> } {
   const { positionals, flags } = parseBooleanFlags(argv, allowedFlags);
   const [file, extra] = positionals;
   if (file === undefined) throw new CommandUsageError('missing receipt file');
@@ -149,7 +174,9 @@ async function readReceipt(file: string, io: CommandIo): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new InputProblem(`${file === '-' ? 'standard input' : file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new InputProblem(
+      `${file === '-' ? 'standard input' : file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -159,7 +186,8 @@ async function readStandardInput(io: CommandIo): Promise<string> {
   for await (const chunk of io.stdin) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     size += bytes.length;
-    if (size > MAX_RECEIPT_FILE_BYTES) throw new InputProblem(`cannot read standard input: larger than ${MAX_RECEIPT_FILE_BYTES} bytes`);
+    if (size > MAX_RECEIPT_FILE_BYTES)
+      throw new InputProblem(`cannot read standard input: larger than ${MAX_RECEIPT_FILE_BYTES} bytes`);
     chunks.push(bytes);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -170,7 +198,8 @@ async function readReceiptFile(file: string, cwd: string): Promise<string> {
   try {
     const info = await stat(absolute);
     if (!info.isFile()) throw new InputProblem(`cannot read ${file}: not a regular file`);
-    if (info.size > MAX_RECEIPT_FILE_BYTES) throw new InputProblem(`cannot read ${file}: larger than ${MAX_RECEIPT_FILE_BYTES} bytes`);
+    if (info.size > MAX_RECEIPT_FILE_BYTES)
+      throw new InputProblem(`cannot read ${file}: larger than ${MAX_RECEIPT_FILE_BYTES} bytes`);
     return await readFile(absolute, 'utf8');
   } catch (error) {
     if (error instanceof InputProblem) throw error;
@@ -185,18 +214,27 @@ async function configuredSigner(io: CommandIo): Promise<ReceiptSigner | undefine
     return await io.services.receiptSigner({ env: io.env, cwd: io.cwd, flags: {}, stderr: io.stderr });
   } catch (error) {
     if (error instanceof ConfigurationError) throw new InputProblem(`configuration error: ${error.message}`);
-    if (error instanceof Error && 'code' in error) throw new InputProblem(`cannot read the receipt key: ${error.message}`);
+    if (error instanceof Error && 'code' in error)
+      throw new InputProblem(`cannot read the receipt key: ${error.message}`);
     throw error;
   }
 }
 
 async function inspectionWithConfiguredKey(io: CommandIo): Promise<ReceiptInspection> {
   const signer = await configuredSigner(io);
-  if (signer === undefined) throw new InputProblem(`${NO_KEY_MESSAGE} (or pass --structure-only to check the schema alone)`);
+  if (signer === undefined)
+    throw new InputProblem(`${NO_KEY_MESSAGE} (or pass --structure-only to check the schema alone)`);
   return new ReceiptInspection(signer);
 }
 
 /** The command table's entry point (cli-commands.ts): the table has checked the flags; this reads the rest. */
 export function run(context: CliContext): Promise<number> {
-  return runReceiptCommand(context.argv, { stdin: process.stdin, stdout: context.stdout, stderr: context.stderr, env: context.env, cwd: context.cwd, services: context.services });
+  return runReceiptCommand(context.argv, {
+    stdin: process.stdin,
+    stdout: context.stdout,
+    stderr: context.stderr,
+    env: context.env,
+    cwd: context.cwd,
+    services: context.services,
+  });
 }

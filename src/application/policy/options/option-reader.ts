@@ -9,7 +9,11 @@ import { shortOptions, type OptionArgument, type OptionTable } from './option-ta
  */
 export type OptionReading =
   | { readonly kind: 'read'; readonly words: readonly Word[] }
-  | { readonly kind: 'refused'; readonly rule: 'ambiguous_option' | 'unknown_option' | 'dynamic_option'; readonly reason: string };
+  | {
+      readonly kind: 'refused';
+      readonly rule: 'ambiguous_option' | 'unknown_option' | 'dynamic_option';
+      readonly reason: string;
+    };
 
 /** The long option a written name stands for under the table's abbreviation rule. */
 export type LongResolution =
@@ -98,8 +102,14 @@ function readLong(table: OptionTable, word: Word, next: Word | undefined): Words
   }
   const resolution = resolveLongOption(table, written);
   if (resolution.kind === 'ambiguous') {
-    const shown = resolution.candidates.slice(0, 6).map((name) => `--${name}`).join(', ');
-    return refused('ambiguous_option', `${table.program} --${written} is ambiguous (${shown}); write the option out in full`);
+    const shown = resolution.candidates
+      .slice(0, 6)
+      .map((name) => `--${name}`)
+      .join(', ');
+    return refused(
+      'ambiguous_option',
+      `${table.program} --${written} is ambiguous (${shown}); write the option out in full`,
+    );
   }
   if (resolution.kind === 'unknown') {
     const rule = table.abbreviation === 'exact' ? ' (it takes long options only written out in full)' : '';
@@ -150,6 +160,7 @@ function readShortCluster(table: OptionTable, word: Word, next: Word | undefined
 function finishCluster(word: Word, words: readonly Word[]): WordsRead | OptionReading {
   // A cluster built by an expansion (`-$x`) has letters the policy cannot see.
   const literal = word.expansions.length === 0 || words.every((part) => word.raw.includes(part.value.slice(0, 2)));
-  if (!literal) return refused('dynamic_option', `an option whose name comes from an expansion cannot be judged: ${word.raw}`);
+  if (!literal)
+    return refused('dynamic_option', `an option whose name comes from an expansion cannot be judged: ${word.raw}`);
   return { words, consumedNext: false };
 }

@@ -9,9 +9,17 @@ import { REV_OPTIONS } from './tables/util-linux.js';
 
 /** Every catalogued program whose options the policy reads through a table, by name. */
 export const OPTION_TABLES: ReadonlyMap<string, OptionTable> = new Map(
-  [...Object.values(coreutils), CMP_OPTIONS, DIFF_OPTIONS, FILE_OPTIONS, GREP_OPTIONS, TREE_OPTIONS, WHICH_OPTIONS, RG_OPTIONS, REV_OPTIONS].map(
-    (table) => [table.program, table],
-  ),
+  [
+    ...Object.values(coreutils),
+    CMP_OPTIONS,
+    DIFF_OPTIONS,
+    FILE_OPTIONS,
+    GREP_OPTIONS,
+    TREE_OPTIONS,
+    WHICH_OPTIONS,
+    RG_OPTIONS,
+    REV_OPTIONS,
+  ].map((table) => [table.program, table]),
 );
 
 /**

@@ -24,10 +24,24 @@ const WORKTREE_SUBCOMMANDS = new Set(['status', 'diff']);
 export const GIT_LAUNCH_SETTINGS: readonly string[] = [
   '--no-pager',
   ...[
-    'core.fsmonitor=false', 'core.hooksPath=/dev/null', 'core.pager=cat', 'core.editor=false', 'sequence.editor=false',
-    'safe.bareRepository=explicit', 'diff.external=', 'credential.helper=', 'core.sshCommand=false', 'core.askPass=false',
-    'gpg.program=false', 'gpg.ssh.program=false', 'gpg.x509.program=false', 'commit.gpgSign=false', 'tag.gpgSign=false',
-    'log.showSignature=false', 'core.alternateRefsCommand=false', 'protocol.allow=never',
+    'core.fsmonitor=false',
+    'core.hooksPath=/dev/null',
+    'core.pager=cat',
+    'core.editor=false',
+    'sequence.editor=false',
+    'safe.bareRepository=explicit',
+    'diff.external=',
+    'credential.helper=',
+    'core.sshCommand=false',
+    'core.askPass=false',
+    'gpg.program=false',
+    'gpg.ssh.program=false',
+    'gpg.x509.program=false',
+    'commit.gpgSign=false',
+    'tag.gpgSign=false',
+    'log.showSignature=false',
+    'core.alternateRefsCommand=false',
+    'protocol.allow=never',
   ].flatMap((setting) => ['-c', setting]),
 ];
 /** Options that turn the repository's diff drivers back on. */
@@ -43,8 +57,16 @@ export interface LaunchInsertion {
 
 /** Global options (before the subcommand) that are safe; anything else there is refused. */
 const GLOBAL_FLAGS = new Set([
-  '--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs',
-  '--icase-pathspecs', '--no-replace-objects', '--no-lazy-fetch', '--no-advice',
+  '--no-pager',
+  '-P',
+  '--no-optional-locks',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-replace-objects',
+  '--no-lazy-fetch',
+  '--no-advice',
 ]);
 /** Global options taking a value. */
 const GLOBAL_VALUE_OPTIONS = new Set(['--namespace']);
@@ -55,16 +77,49 @@ const GLOBAL_VALUE_OPTIONS = new Set(['--namespace']);
 const REPOSITORY_OPTIONS = new Set(['-C', '--git-dir', '--work-tree', '--bare']);
 /** Options that set configuration, choose the programs git runs, or start a pager. */
 const CODE_OPTIONS = new Set([
-  '-c', '--config-env', '--exec-path', '-p', '--paginate', '--upload-pack', '--receive-pack', '--exec',
-  '--super-prefix', '--open-files-in-pager', '-O',
+  '-c',
+  '--config-env',
+  '--exec-path',
+  '-p',
+  '--paginate',
+  '--upload-pack',
+  '--receive-pack',
+  '--exec',
+  '--super-prefix',
+  '--open-files-in-pager',
+  '-O',
 ]);
 
 /** `git branch` options that only list; any other option or a branch name creates, renames or deletes. */
 const BRANCH_LIST_FLAGS = new Set([
-  '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '--show-current', '--column', '--no-column',
-  '--color', '--no-color', '-i', '--ignore-case', '--no-abbrev', '-q', '--quiet',
+  '-a',
+  '--all',
+  '-r',
+  '--remotes',
+  '-v',
+  '-vv',
+  '--verbose',
+  '--show-current',
+  '--column',
+  '--no-column',
+  '--color',
+  '--no-color',
+  '-i',
+  '--ignore-case',
+  '--no-abbrev',
+  '-q',
+  '--quiet',
 ]);
-const BRANCH_LIST_VALUE_OPTIONS = new Set(['--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--abbrev']);
+const BRANCH_LIST_VALUE_OPTIONS = new Set([
+  '--contains',
+  '--no-contains',
+  '--merged',
+  '--no-merged',
+  '--points-at',
+  '--sort',
+  '--format',
+  '--abbrev',
+]);
 
 const CODE_OPTION_REASON = 'git options that run code or change configuration are blocked';
 
@@ -77,7 +132,10 @@ function findSubcommand(args: readonly Word[]): number | Judgement {
     const name = value.split('=', 1)[0] as string;
     if (CODE_OPTIONS.has(name)) return deny('git_code_option', CODE_OPTION_REASON);
     if (REPOSITORY_OPTIONS.has(name)) {
-      return deny('git_repository_option', `git may only use the repository of the working directory; set cwd instead of ${name}`);
+      return deny(
+        'git_repository_option',
+        `git may only use the repository of the working directory; set cwd instead of ${name}`,
+      );
     }
     if (GLOBAL_VALUE_OPTIONS.has(name)) index += value.includes('=') ? 1 : 2;
     else if (GLOBAL_FLAGS.has(value)) index += 1;
@@ -106,12 +164,16 @@ export function judgeGit(args: readonly Word[], mode: PolicyMode): Judgement {
   }
   // The launch puts --no-textconv --no-ext-diff right after the subcommand; a later option would win over them.
   const driverOption = rest.find((word) => DRIVER_OPTIONS.has(word.value));
-  if (driverOption) return deny('git_code_option', `${driverOption.value} runs a program the repository's attributes name`);
+  if (driverOption)
+    return deny('git_code_option', `${driverOption.value} runs a program the repository's attributes name`);
   if (READ_ONLY_SUBCOMMANDS.has(subcommand)) {
     const outputs = optionValues(rest, ['--output']);
     if (outputs.length > 0) return judgeGitWrite(mode, outputs);
     if (subcommand === 'branch' && branchModifies(rest)) return judgeGitWrite(mode, ['repository state']);
-    if (WORKTREE_SUBCOMMANDS.has(subcommand) && !rest.some((word) => word.value === '--cached' || word.value === '--staged')) {
+    if (
+      WORKTREE_SUBCOMMANDS.has(subcommand) &&
+      !rest.some((word) => word.value === '--cached' || word.value === '--staged')
+    ) {
       return judgeWorktreeComparison(mode);
     }
     return allow('low', 'read_only_git', 'read-only git command');
@@ -127,7 +189,9 @@ export function judgeGit(args: readonly Word[], mode: PolicyMode): Judgement {
 function judgeWorktreeComparison(mode: PolicyMode): Judgement {
   const reason = "git status and git diff run the filter programs the repository's attributes and config name";
   const facts = { executesProjectCode: true };
-  return mode === 'trusted' ? allow('medium', 'git_worktree_filters', reason, facts) : needsApproval('medium', 'git_worktree_filters', reason, facts);
+  return mode === 'trusted'
+    ? allow('medium', 'git_worktree_filters', reason, facts)
+    : needsApproval('medium', 'git_worktree_filters', reason, facts);
 }
 
 function judgeGitWrite(mode: PolicyMode, filesTouched: readonly string[]): Judgement {

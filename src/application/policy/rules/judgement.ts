@@ -34,7 +34,13 @@ export interface JudgeContext {
   readonly cwdFromCd?: boolean;
 }
 
-function judgement(verdict: PolicyVerdict, risk: RiskLevel, rule: string, reason: string, facts: PreviewFacts): Judgement {
+function judgement(
+  verdict: PolicyVerdict,
+  risk: RiskLevel,
+  rule: string,
+  reason: string,
+  facts: PreviewFacts,
+): Judgement {
   return {
     verdict,
     risk,
@@ -95,7 +101,13 @@ export function requireApproval(current: Judgement, risk: RiskLevel, rule: strin
   if (current.verdict === 'approval_required') {
     return { ...current, risk: higherRisk(current.risk, risk), reasons: [...current.reasons, reason] };
   }
-  return { ...current, verdict: 'approval_required', risk: higherRisk(current.risk, risk), rule, reasons: [reason, ...current.reasons] };
+  return {
+    ...current,
+    verdict: 'approval_required',
+    risk: higherRisk(current.risk, risk),
+    rule,
+    reasons: [reason, ...current.reasons],
+  };
 }
 
 /** Adds a note to an allowed or approvable judgement without changing its verdict (trusted mode). */

@@ -2,7 +2,16 @@ import type { Redirection, Word } from '../../shell/shell-ast.js';
 import type { JudgeContext } from './judgement.js';
 
 /** Options whose next word (or `=value`) is a path whatever it looks like (seed PATH_OPTIONS). */
-const PATH_OPTIONS = new Set(['-C', '--cwd', '--directory', '--file', '--git-dir', '--output', '--path', '--work-tree']);
+const PATH_OPTIONS = new Set([
+  '-C',
+  '--cwd',
+  '--directory',
+  '--file',
+  '--git-dir',
+  '--output',
+  '--path',
+  '--work-tree',
+]);
 
 /** Redirections that open their target for writing. */
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '<>', '&>', '&>>']);
@@ -33,7 +42,14 @@ interface PathCandidate {
 
 /** Seed `_looks_like_path`, plus a bare `..`. */
 function looksLikePath(value: string): boolean {
-  return value.startsWith('/') || value.startsWith('./') || value.startsWith('../') || value.startsWith('~') || value.includes('/') || value === '..';
+  return (
+    value.startsWith('/') ||
+    value.startsWith('./') ||
+    value.startsWith('../') ||
+    value.startsWith('~') ||
+    value.includes('/') ||
+    value === '..'
+  );
 }
 
 /** Files a command writes through redirections (never the null device). */
@@ -48,7 +64,11 @@ export function outputTargets(redirections: readonly Redirection[]): string[] {
  * glued to short options (`-f/etc/passwd`), and redirection targets. Returns the first one that resolves,
  * symlinks followed, outside the workspace.
  */
-export function findPathEscape(args: readonly Word[], redirections: readonly Redirection[], context: JudgeContext): string | null {
+export function findPathEscape(
+  args: readonly Word[],
+  redirections: readonly Redirection[],
+  context: JudgeContext,
+): string | null {
   for (const candidate of [...argumentCandidates(args), ...redirectionCandidates(redirections)]) {
     if (escapes(candidate, context)) return candidate.token;
   }
@@ -88,7 +108,8 @@ function argumentCandidates(args: readonly Word[]): PathCandidate[] {
     }
     if (!value.startsWith('--') && value.length > 2) {
       // A value glued to a short option may start after any letter of a cluster (`-nf../x`, `-nfLINK`).
-      for (let start = 2; start < value.length; start += 1) candidates.push({ token: value, path: value.slice(start), strict: false });
+      for (let start = 2; start < value.length; start += 1)
+        candidates.push({ token: value, path: value.slice(start), strict: false });
       const slash = value.indexOf('/');
       if (slash > 0) candidates.push({ token: value, path: value.slice(slash), strict: true });
     }
@@ -111,8 +132,10 @@ function redirectionCandidates(redirections: readonly Redirection[]): PathCandid
 export function findOverlongWord(args: readonly Word[], redirections: readonly Redirection[]): string | null {
   for (const word of [...args, ...redirections.map((redirection) => redirection.target)]) {
     const value = word.value;
-    if (value.length > PATH_MAX && value.includes('/')) return `a path-like word longer than ${PATH_MAX} characters is not judged`;
-    const cluster = value.startsWith('-') && !value.startsWith('--') && !value.includes('=') && word.optionValueStart === undefined;
+    if (value.length > PATH_MAX && value.includes('/'))
+      return `a path-like word longer than ${PATH_MAX} characters is not judged`;
+    const cluster =
+      value.startsWith('-') && !value.startsWith('--') && !value.includes('=') && word.optionValueStart === undefined;
     if (value.length > MAX_OPTION_CLUSTER && cluster) {
       return `an option word longer than ${MAX_OPTION_CLUSTER} characters is not judged; pass its value as its own word`;
     }
@@ -137,7 +160,8 @@ export function findProtectedTarget(targets: readonly string[], context: JudgeCo
   const root = context.inspector.root;
   for (const target of targets) {
     const absolute = context.inspector.resolve(context.cwd, target).absolute;
-    const relative = absolute === root ? '' : absolute.startsWith(`${root}/`) ? absolute.slice(root.length + 1) : absolute;
+    const relative =
+      absolute === root ? '' : absolute.startsWith(`${root}/`) ? absolute.slice(root.length + 1) : absolute;
     if (isProtected(target) || isProtected(relative)) return target;
   }
   return null;
@@ -147,6 +171,9 @@ function isProtected(path: string): boolean {
   // Lower-cased and trimmed: case-insensitive file systems treat `.GIT ` like `.git`.
   const components = path.split('/').map((component) => component.trim().toLowerCase());
   return components.some(
-    (component, index) => component === '.git' || component === '.gitconfig' || (component === '.config' && components[index + 1] === 'git'),
+    (component, index) =>
+      component === '.git' ||
+      component === '.gitconfig' ||
+      (component === '.config' && components[index + 1] === 'git'),
   );
 }

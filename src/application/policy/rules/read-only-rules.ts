@@ -25,11 +25,23 @@ export function judgeSymlinkFollowing(executable: string, args: readonly Word[])
   const follows =
     executable === 'find'
       ? values.some((value) => FIND_SYMLINK_FLAGS.has(value))
-      : spec !== undefined && hasOption(options, spec) && !(executable === 'diff' && hasOption(options, { long: ['--no-dereference'] }));
+      : spec !== undefined &&
+        hasOption(options, spec) &&
+        !(executable === 'diff' && hasOption(options, { long: ['--no-dereference'] }));
   return follows ? deny('symlink_follow', 'options that follow symlinks are blocked') : null;
 }
 
-const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-fls', '-fprint', '-fprint0', '-fprintf', '-ok', '-okdir']);
+const FIND_ACTIONS = new Set([
+  '-delete',
+  '-exec',
+  '-execdir',
+  '-fls',
+  '-fprint',
+  '-fprint0',
+  '-fprintf',
+  '-ok',
+  '-okdir',
+]);
 const RIPGREP_PREPROCESSORS = new Set(['--pre', '--hostname-bin']);
 
 /**
@@ -55,7 +67,9 @@ export function judgeReadOnlyOptions(executable: string, args: readonly Word[]):
         ? deny('unsafe_option', 'rg --search-zip runs decompression programs')
         : null;
     case 'diff':
-      return hasOption(options, { short: 'l', long: ['--paginate'] }) ? deny('unsafe_option', 'diff --paginate runs pr') : null;
+      return hasOption(options, { short: 'l', long: ['--paginate'] })
+        ? deny('unsafe_option', 'diff --paginate runs pr')
+        : null;
     case 'sort':
       return hasOption(options, { long: ['--compress-program'] })
         ? deny('unsafe_option', 'sort --compress-program runs another program')
@@ -104,11 +118,13 @@ function judgeDate(args: readonly Word[]): Judgement | null {
       endOfOptions = true;
     } else if (!endOfOptions && value.startsWith('--')) {
       const name = value.split('=', 1)[0] as string;
-      if ('--set'.startsWith(name) && name.length > 2) return deny('unsafe_option', 'date --set changes the system clock');
+      if ('--set'.startsWith(name) && name.length > 2)
+        return deny('unsafe_option', 'date --set changes the system clock');
       expectsValue = DATE_LONG_WITH_VALUE.has(name) && !value.includes('=');
     } else if (!endOfOptions && value.startsWith('-') && value !== '-') {
       const valueAt = [...value.slice(1)].findIndex((letter) => DATE_SHORT_WITH_VALUE.includes(letter));
-      if (valueAt >= 0 && value[valueAt + 1] === 's') return deny('unsafe_option', 'date --set changes the system clock');
+      if (valueAt >= 0 && value[valueAt + 1] === 's')
+        return deny('unsafe_option', 'date --set changes the system clock');
       expectsValue = valueAt >= 0 && valueAt + 2 === value.length;
     } else if (!value.startsWith('+')) {
       return deny('unsafe_option', 'a date operand other than +FORMAT sets the system clock');

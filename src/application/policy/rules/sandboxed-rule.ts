@@ -21,14 +21,73 @@ import { judgeBroadDeletion } from './write-rule.js';
  * would be a way out of the sandbox; see docs/security.md).
  */
 const PRIVILEGE_TOOLS = [
-  'sudo', 'su', 'doas', 'pkexec', 'runuser', 'sudoedit', 'visudo', 'chroot', 'setpriv', 'unshare', 'nsenter', 'capsh',
-  'setcap', 'newgrp', 'sg', 'systemd-run', 'machinectl', 'bwrap', 'firejail', 'mount', 'umount', 'fusermount', 'fusermount3',
+  'sudo',
+  'su',
+  'doas',
+  'pkexec',
+  'runuser',
+  'sudoedit',
+  'visudo',
+  'chroot',
+  'setpriv',
+  'unshare',
+  'nsenter',
+  'capsh',
+  'setcap',
+  'newgrp',
+  'sg',
+  'systemd-run',
+  'machinectl',
+  'bwrap',
+  'firejail',
+  'mount',
+  'umount',
+  'fusermount',
+  'fusermount3',
 ];
 const HOST_ADMINISTRATION = [
-  'fdisk', 'parted', 'mkswap', 'swapon', 'swapoff', 'shutdown', 'reboot', 'halt', 'poweroff', 'init', 'telinit',
-  'insmod', 'rmmod', 'modprobe', 'iptables', 'ip6tables', 'nft', 'useradd', 'usermod', 'userdel', 'groupadd', 'passwd',
-  'chpasswd', 'systemctl', 'service', 'crontab', 'at', 'batch', 'apt', 'apt-get', 'dpkg', 'yum', 'dnf', 'apk', 'snap',
-  'brew', 'docker', 'podman', 'kubectl', 'nerdctl', 'ctr', 'lxc',
+  'fdisk',
+  'parted',
+  'mkswap',
+  'swapon',
+  'swapoff',
+  'shutdown',
+  'reboot',
+  'halt',
+  'poweroff',
+  'init',
+  'telinit',
+  'insmod',
+  'rmmod',
+  'modprobe',
+  'iptables',
+  'ip6tables',
+  'nft',
+  'useradd',
+  'usermod',
+  'userdel',
+  'groupadd',
+  'passwd',
+  'chpasswd',
+  'systemctl',
+  'service',
+  'crontab',
+  'at',
+  'batch',
+  'apt',
+  'apt-get',
+  'dpkg',
+  'yum',
+  'dnf',
+  'apk',
+  'snap',
+  'brew',
+  'docker',
+  'podman',
+  'kubectl',
+  'nerdctl',
+  'ctr',
+  'lxc',
 ];
 const SANDBOXED_FLOOR: ReadonlySet<string> = new Set([...PRIVILEGE_TOOLS, ...HOST_ADMINISTRATION]);
 const PRIVILEGE_SET: ReadonlySet<string> = new Set(PRIVILEGE_TOOLS);
@@ -47,7 +106,15 @@ const PIP_NETWORK = new Set(['install', 'download', 'wheel']);
 const GEM_NETWORK = new Set(['install', 'update', 'fetch', 'push']);
 const GIT_NETWORK = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'submodule', 'archive']);
 /** git global options that take a value (so the subcommand is found after them). */
-const GIT_VALUE_OPTIONS = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace', '--config-env', '--exec-path']);
+const GIT_VALUE_OPTIONS = new Set([
+  '-c',
+  '-C',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--exec-path',
+]);
 
 /** True for a command on the sandboxed floor (case-insensitive, by the program's base name). */
 export function isOnSandboxedFloor(name: string): boolean {
@@ -78,23 +145,31 @@ export function judgeSandboxedCommand(command: CommandShape, context: JudgeConte
       const privilege = PRIVILEGE_SET.has(program.toLowerCase());
       return deny(
         privilege ? 'privilege_change' : 'host_administration',
-        privilege ? `${program} changes privileges, namespaces or mounts and is never allowed` : `${program} administers the host and is never allowed`,
+        privilege
+          ? `${program} changes privileges, namespaces or mounts and is never allowed`
+          : `${program} administers the host and is never allowed`,
       );
     }
-    if (context.settings.deniedCommands.includes(program)) return deny('policy_denied_command', `${program} is denied by the policy file`);
+    if (context.settings.deniedCommands.includes(program))
+      return deny('policy_denied_command', `${program} is denied by the policy file`);
   }
   const cwd = context.cwd.startsWith('/') ? context.inspector.resolve(context.cwd, '') : null;
-  if (!cwd || !cwd.inside || !cwd.isDirectory) return deny('cwd_outside_workspace', 'working directory is outside the configured workspace');
+  if (!cwd || !cwd.inside || !cwd.isDirectory)
+    return deny('cwd_outside_workspace', 'working directory is outside the configured workspace');
   const bashOnly = command.redirections.find((redirection) => BASH_ONLY_REDIRECTIONS.has(redirection.operator));
   // The line runs under dash, which reads `ls &> f` as `ls &` then `> f`: refused, as in every mode.
   if (bashOnly) return deny('unsupported_redirection', `redirection ${bashOnly.operator} is not supported by /bin/sh`);
   const serverFile = findServerFile(command, context);
-  if (serverFile !== null) return deny('server_files', `the server's own policy, configuration and audit log are off limits: ${serverFile}`);
+  if (serverFile !== null)
+    return deny('server_files', `the server's own policy, configuration and audit log are off limits: ${serverFile}`);
   if (program !== null) {
     const broad = judgeBroadDeletion(program, args, context);
     if (broad) return broad;
   }
-  const written = [...outputTargets(command.redirections), ...(program !== null && WRITE_COMMANDS.has(program) ? splitArguments(args).operands.map((word) => word.value) : [])];
+  const written = [
+    ...outputTargets(command.redirections),
+    ...(program !== null && WRITE_COMMANDS.has(program) ? splitArguments(args).operands.map((word) => word.value) : []),
+  ];
   const protectedTarget = findProtectedTarget(written, context);
   if (protectedTarget !== null) {
     // The sandbox keeps .git/config and .git/hooks read-only in every mode, so an approval could not make this work.
@@ -103,7 +178,12 @@ export function judgeSandboxedCommand(command: CommandShape, context: JudgeConte
   const network = program === null ? null : networkRequest(program.toLowerCase(), args);
   if (network !== null) {
     const facts = { networkRequested: true, executesProjectCode: true };
-    if (!context.settings.allowNetwork) return deny('network_disabled', `${network} needs the network, which is off in the sandbox (ALLOW_NETWORK)`, facts);
+    if (!context.settings.allowNetwork)
+      return deny(
+        'network_disabled',
+        `${network} needs the network, which is off in the sandbox (ALLOW_NETWORK)`,
+        facts,
+      );
     return needsApproval('high', 'network_request', `${network} reaches the network`, facts);
   }
   return judgeBeyondWorkspace(command, program, context);
@@ -114,18 +194,34 @@ function judgeBeyondWorkspace(command: CommandShape, program: string | null, con
   const nameWord = command.words[0];
   const facts = { executesProjectCode: program === null || !READ_ONLY_COMMANDS.has(program) };
   const escape = findPathEscape(command.words.slice(1), command.redirections, context);
-  if (escape !== null) return needsApproval('high', 'path_outside_workspace', `path outside the workspace: ${escape}`, facts);
+  if (escape !== null)
+    return needsApproval('high', 'path_outside_workspace', `path outside the workspace: ${escape}`, facts);
   if (nameWord !== undefined && nameWord.expansions.length > 0) {
-    return needsApproval('high', 'dynamic_executable', `the program is only known when the line runs: ${nameWord.raw}`, facts);
+    return needsApproval(
+      'high',
+      'dynamic_executable',
+      `the program is only known when the line runs: ${nameWord.raw}`,
+      facts,
+    );
   }
   if (nameWord !== undefined && nameWord.value.includes('/') && !runsFromTrustedPlace(nameWord.value, context)) {
     return needsApproval('high', 'path_outside_workspace', `program outside the workspace: ${nameWord.value}`, facts);
   }
   if (program !== null && context.settings.approvalCommands.includes(program)) {
-    return needsApproval('medium', 'policy_requires_approval', `the policy file requires approval for ${program}`, facts);
+    return needsApproval(
+      'medium',
+      'policy_requires_approval',
+      `the policy file requires approval for ${program}`,
+      facts,
+    );
   }
   const risk = program !== null && READ_ONLY_COMMANDS.has(program) ? 'low' : 'medium';
-  return allow(risk, 'sandboxed_command', 'runs inside the sandbox: workspace writable, rest of the system read-only, no network', facts);
+  return allow(
+    risk,
+    'sandboxed_command',
+    'runs inside the sandbox: workspace writable, rest of the system read-only, no network',
+    facts,
+  );
 }
 
 /**
@@ -158,10 +254,12 @@ export function findServerFile(command: CommandShape, context: JudgeContext): st
 function networkRequest(program: string, args: readonly Word[]): string | null {
   if (NETWORK_TOOLS.has(program)) return program;
   if (PACKAGE_RUNNERS.has(program)) return `${program} (downloads packages)`;
-  if (requestsNetwork(program, args)) return `${program} ${args.find((word) => !word.value.startsWith('-'))?.value ?? ''}`.trim();
+  if (requestsNetwork(program, args))
+    return `${program} ${args.find((word) => !word.value.startsWith('-'))?.value ?? ''}`.trim();
   const values = args.map((word) => word.value);
   if (/^pip[0-9.]*$/.test(program) && values.some((value) => PIP_NETWORK.has(value))) return `${program} install`;
-  if (/^python[0-9.]*$/.test(program) && values.includes('pip') && values.some((value) => PIP_NETWORK.has(value))) return `${program} -m pip`;
+  if (/^python[0-9.]*$/.test(program) && values.includes('pip') && values.some((value) => PIP_NETWORK.has(value)))
+    return `${program} -m pip`;
   if (program === 'gem' && values.some((value) => GEM_NETWORK.has(value))) return 'gem';
   if (program === 'git') {
     const subcommand = gitSubcommand(values);

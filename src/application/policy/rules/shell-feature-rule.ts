@@ -13,10 +13,19 @@ export interface CommandShape {
 const DENIED_FEATURES: Readonly<Partial<Record<WordFeature, { rule: string; reason: (text: string) => string }>>> = {
   parameter_expansion: { rule: 'parameter_expansion', reason: (text) => `variable expansion is not allowed: ${text}` },
   arithmetic_expansion: { rule: 'arithmetic_expansion', reason: () => 'arithmetic expansion is not allowed' },
-  backtick_substitution: { rule: 'backtick_substitution', reason: () => 'backtick substitution is not allowed; use $(...)' },
-  process_substitution: { rule: 'process_substitution', reason: () => 'process substitution is not supported by /bin/sh' },
-  dollar_quote: { rule: 'dollar_quote', reason: () => "$'...' and $\"...\" quoting are not supported by /bin/sh" },
-  tilde: { rule: 'tilde_expansion', reason: () => 'tilde expansion is not allowed; write the path inside the workspace' },
+  backtick_substitution: {
+    rule: 'backtick_substitution',
+    reason: () => 'backtick substitution is not allowed; use $(...)',
+  },
+  process_substitution: {
+    rule: 'process_substitution',
+    reason: () => 'process substitution is not supported by /bin/sh',
+  },
+  dollar_quote: { rule: 'dollar_quote', reason: () => '$\'...\' and $"..." quoting are not supported by /bin/sh' },
+  tilde: {
+    rule: 'tilde_expansion',
+    reason: () => 'tilde expansion is not allowed; write the path inside the workspace',
+  },
   brace: { rule: 'brace_expansion', reason: () => 'brace expansion is not supported by /bin/sh' },
 };
 
@@ -36,7 +45,10 @@ export function judgeShellFeatures(command: CommandShape): Judgement | null {
       if (denied) return deny(denied.rule, denied.reason(expansion.text));
     }
     if (globMatchesHiddenEntries(word)) {
-      return deny('glob_expansion', `glob patterns that can match hidden or parent entries are not allowed: ${word.raw}`);
+      return deny(
+        'glob_expansion',
+        `glob patterns that can match hidden or parent entries are not allowed: ${word.raw}`,
+      );
     }
   }
   for (const redirection of command.redirections) {
@@ -72,7 +84,9 @@ function redirectionProblem(redirection: Redirection): Judgement | null {
 /** In dash `.*` matches `.` and `..`, and a bracket may match a leading dot: such patterns can leave the tree. */
 function globMatchesHiddenEntries(word: Word): boolean {
   if (!word.expansions.some((e) => e.feature === 'glob')) return false;
-  return word.value.split('/').some((component) => /[*?[]/.test(component) && (component.startsWith('.') || component.startsWith('[')));
+  return word.value
+    .split('/')
+    .some((component) => /[*?[]/.test(component) && (component.startsWith('.') || component.startsWith('[')));
 }
 
 function isHereDocument(redirection: Redirection): boolean {
@@ -89,31 +103,34 @@ export function applyShellModifiers(current: Judgement, command: CommandShape, m
   // Most commands have neither expansions nor redirections: nothing to modify, nothing to build.
   if (command.redirections.length === 0 && command.words.every((word) => word.expansions.length === 0)) return current;
   const features = new Set(
-    [...command.words, ...command.redirections.map((r) => r.target)].flatMap((word) => word.expansions.map((e) => e.feature)),
+    [...command.words, ...command.redirections.map((r) => r.target)].flatMap((word) =>
+      word.expansions.map((e) => e.feature),
+    ),
   );
-  const modifiers: { present: boolean; evenTrusted: boolean; risk: 'medium' | 'high'; rule: string; reason: string }[] = [
-    {
-      present: features.has('command_substitution'),
-      evenTrusted: true,
-      risk: 'high',
-      rule: 'command_substitution',
-      reason: 'command substitution output becomes part of the command',
-    },
-    {
-      present: features.has('glob'),
-      evenTrusted: true,
-      risk: 'medium',
-      rule: 'glob_expansion',
-      reason: 'glob patterns expand to files the policy cannot inspect',
-    },
-    {
-      present: command.redirections.some(isHereDocument),
-      evenTrusted: false,
-      risk: 'medium',
-      rule: 'here_document',
-      reason: 'here-document content is passed to the command',
-    },
-  ];
+  const modifiers: { present: boolean; evenTrusted: boolean; risk: 'medium' | 'high'; rule: string; reason: string }[] =
+    [
+      {
+        present: features.has('command_substitution'),
+        evenTrusted: true,
+        risk: 'high',
+        rule: 'command_substitution',
+        reason: 'command substitution output becomes part of the command',
+      },
+      {
+        present: features.has('glob'),
+        evenTrusted: true,
+        risk: 'medium',
+        rule: 'glob_expansion',
+        reason: 'glob patterns expand to files the policy cannot inspect',
+      },
+      {
+        present: command.redirections.some(isHereDocument),
+        evenTrusted: false,
+        risk: 'medium',
+        rule: 'here_document',
+        reason: 'here-document content is passed to the command',
+      },
+    ];
   let judged = current;
   for (const modifier of modifiers.filter((m) => m.present)) {
     judged =

@@ -22,7 +22,28 @@ interface ArgvWrapper {
 const ARGV_WRAPPERS: Readonly<Record<string, ArgvWrapper>> = {
   env: { valueOptions: ['-u', '--unset', '-C', '--chdir'], assignments: true },
   sudo: {
-    valueOptions: ['-u', '--user', '-g', '--group', '-C', '--close-from', '-D', '--chdir', '-h', '--host', '-p', '--prompt', '-r', '--role', '-t', '--type', '-U', '--other-user', '-T', '--command-timeout'],
+    valueOptions: [
+      '-u',
+      '--user',
+      '-g',
+      '--group',
+      '-C',
+      '--close-from',
+      '-D',
+      '--chdir',
+      '-h',
+      '--host',
+      '-p',
+      '--prompt',
+      '-r',
+      '--role',
+      '-t',
+      '--type',
+      '-U',
+      '--other-user',
+      '-T',
+      '--command-timeout',
+    ],
   },
   doas: { valueOptions: ['-u', '-C'] },
   pkexec: { valueOptions: ['--user'] },
@@ -38,7 +59,28 @@ const ARGV_WRAPPERS: Readonly<Record<string, ArgvWrapper>> = {
   setsid: {},
   stdbuf: { valueOptions: ['-i', '--input', '-o', '--output', '-e', '--error'] },
   xargs: {
-    valueOptions: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-e', '--eof', '-I', '-i', '--replace', '-L', '-l', '--max-lines', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var'],
+    valueOptions: [
+      '-a',
+      '--arg-file',
+      '-d',
+      '--delimiter',
+      '-E',
+      '-e',
+      '--eof',
+      '-I',
+      '-i',
+      '--replace',
+      '-L',
+      '-l',
+      '--max-lines',
+      '-n',
+      '--max-args',
+      '-P',
+      '--max-procs',
+      '-s',
+      '--max-chars',
+      '--process-slot-var',
+    ],
   },
   busybox: {},
   chroot: { skipOperands: 1 },
@@ -55,15 +97,26 @@ const ARGV_WRAPPERS: Readonly<Record<string, ArgvWrapper>> = {
 
 /** Interpreters and the option that introduces inline code. */
 const INLINE_CODE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  python: ['-c'], python3: ['-c'], python2: ['-c'], pypy: ['-c'], pypy3: ['-c'],
-  node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e', '--eval', '-p', '--print'], bun: ['-e', '--eval', '-p', '--print'],
-  perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], lua: ['-e'], luajit: ['-e'], deno: ['eval'],
+  python: ['-c'],
+  python3: ['-c'],
+  python2: ['-c'],
+  pypy: ['-c'],
+  pypy3: ['-c'],
+  node: ['-e', '--eval', '-p', '--print'],
+  nodejs: ['-e', '--eval', '-p', '--print'],
+  bun: ['-e', '--eval', '-p', '--print'],
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  php: ['-r'],
+  lua: ['-e'],
+  luajit: ['-e'],
+  deno: ['eval'],
 };
 /** Tools whose first operand is a program. */
 const PROGRAM_OPERAND = new Set(['awk', 'gawk', 'mawk', 'nawk', 'sed']);
 
 export function unwrapCommand(executable: string, args: readonly Word[]): InnerCommand | null {
-  if (SHELLS.has(executable) || executable === 'busybox' && args[0] !== undefined && SHELLS.has(args[0].value)) {
+  if (SHELLS.has(executable) || (executable === 'busybox' && args[0] !== undefined && SHELLS.has(args[0].value))) {
     return unwrapShell(executable === 'busybox' ? args.slice(1) : args);
   }
   switch (executable) {
@@ -107,7 +160,8 @@ function unwrapArgv(args: readonly Word[], wrapper: ArgvWrapper, dashIsOption: b
     index += wrapper.valueOptions?.includes(value) ? 2 : 1;
   }
   index += wrapper.skipOperands ?? 0;
-  while (wrapper.assignments && index < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((args[index] as Word).value)) index += 1;
+  while (wrapper.assignments && index < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((args[index] as Word).value))
+    index += 1;
   const words = args.slice(index);
   return words.length > 0 ? { kind: 'argv', words } : null;
 }
@@ -121,7 +175,14 @@ function unwrapShell(args: readonly Word[]): InnerCommand | null {
       const script = args[index + 1];
       return command && script ? { kind: 'script', text: script.value } : null;
     }
-    if (value === '-o' || value === '+o' || value === '-O' || value === '+O' || value === '--rcfile' || value === '--init-file') {
+    if (
+      value === '-o' ||
+      value === '+o' ||
+      value === '-O' ||
+      value === '+O' ||
+      value === '--rcfile' ||
+      value === '--init-file'
+    ) {
       index += 1;
       continue;
     }
@@ -154,7 +215,8 @@ function optionArgument(args: readonly Word[], names: readonly string[]): string
     if (names.includes(value)) return args[index + 1]?.value ?? null;
     for (const name of names) {
       if (name.startsWith('--') && value.startsWith(`${name}=`)) return value.slice(name.length + 1);
-      if (!name.startsWith('--') && name.length === 2 && value.startsWith(name) && value.length > 2) return value.slice(2);
+      if (!name.startsWith('--') && name.length === 2 && value.startsWith(name) && value.length > 2)
+        return value.slice(2);
     }
   }
   return null;

@@ -14,7 +14,11 @@ const BROAD_TARGETS = new Set(['.', './', '*', '**', '..', '../', '/', '.*', './
 export function judgeBroadDeletion(executable: string, args: readonly Word[], context: JudgeContext): Judgement | null {
   if (executable !== 'rm') return null;
   const { operands } = splitArguments(args);
-  if (operands.some((word) => word.expansions.some((e) => e.feature === 'command_substitution' || e.feature === 'backtick_substitution'))) {
+  if (
+    operands.some((word) =>
+      word.expansions.some((e) => e.feature === 'command_substitution' || e.feature === 'backtick_substitution'),
+    )
+  ) {
     return deny('dynamic_deletion_target', 'rm targets must be written out, not produced by a substitution');
   }
   const root = context.inspector.root;
@@ -31,7 +35,12 @@ export function judgeBroadDeletion(executable: string, args: readonly Word[], co
 }
 
 /** cp, mkdir, mv, rm, touch, tee, ln -s and chmod; `outputs` are files written through redirections. */
-export function judgeWrite(executable: string, args: readonly Word[], outputs: readonly string[], context: JudgeContext): Judgement {
+export function judgeWrite(
+  executable: string,
+  args: readonly Word[],
+  outputs: readonly string[],
+  context: JudgeContext,
+): Judgement {
   const { options } = splitArguments(args);
   let { operands } = splitArguments(args);
   if (executable === 'chmod') return judgeChmod(args, outputs, context);
@@ -53,7 +62,10 @@ export function judgeWrite(executable: string, args: readonly Word[], outputs: r
     // `-t DIR` (read through the option table, so its value is exact) is the destination written first.
     const targets = optionValues(args, ['-t', '--target-directory']);
     if (targets.length > 1) return deny('target_directory', `${executable} takes one -t directory`);
-    const targetWord = targets.length === 1 ? args.find((word) => hasOption([word.value], { short: 't', long: ['--target-directory'] })) : undefined;
+    const targetWord =
+      targets.length === 1
+        ? args.find((word) => hasOption([word.value], { short: 't', long: ['--target-directory'] }))
+        : undefined;
     if (targetWord !== undefined) operands = [...operands, { ...targetWord, value: targets[0] as string }];
     const escape = findEscapeIntoDirectory(operands, context);
     if (escape !== null) return deny('path_escape', `path escapes the workspace: ${escape}`);
@@ -66,7 +78,17 @@ export function judgeWrite(executable: string, args: readonly Word[], outputs: r
 }
 
 const CHMOD_OPTIONS = new Set([
-  '-R', '-c', '-f', '-v', '--recursive', '--changes', '--silent', '--quiet', '--verbose', '--preserve-root', '--no-preserve-root',
+  '-R',
+  '-c',
+  '-f',
+  '-v',
+  '--recursive',
+  '--changes',
+  '--silent',
+  '--quiet',
+  '--verbose',
+  '--preserve-root',
+  '--no-preserve-root',
 ]);
 
 /** chmod's mode may itself start with `-` (`chmod -x,u+s f`), so options are known by name, not by their dash. */
@@ -104,7 +126,11 @@ export function judgeFileWrite(files: readonly string[], context: JudgeContext):
 }
 
 /** Only `ln -s TARGET... LINK`, and the link must point inside when read from where the link lives. */
-function judgeSymbolicLink(options: readonly string[], operands: readonly Word[], context: JudgeContext): Judgement | null {
+function judgeSymbolicLink(
+  options: readonly string[],
+  operands: readonly Word[],
+  context: JudgeContext,
+): Judgement | null {
   if (!hasOption(options, { short: 's', long: ['--symbolic'] })) {
     return deny('hard_link', 'ln may only create symbolic links inside the workspace');
   }
@@ -114,12 +140,20 @@ function judgeSymbolicLink(options: readonly string[], operands: readonly Word[]
   // A relative target climbing with `..` points elsewhere once the link is moved or copied to another directory
   // (made inside `sub/`, then `mv` one level up, `../../x` leaves the workspace). Such targets are refused outright,
   // whatever they resolve to today. Absolute targets resolve the same from anywhere: judged below like the rest.
-  const climbing = operands.slice(0, operands.length >= 2 ? -1 : undefined).find((target) => !target.value.startsWith('/') && target.value.split('/').includes('..'));
-  if (climbing) return deny('symlink_target', `symbolic link targets may not climb with '..' (the link could be moved): ${climbing.value}`);
+  const climbing = operands
+    .slice(0, operands.length >= 2 ? -1 : undefined)
+    .find((target) => !target.value.startsWith('/') && target.value.split('/').includes('..'));
+  if (climbing)
+    return deny(
+      'symlink_target',
+      `symbolic link targets may not climb with '..' (the link could be moved): ${climbing.value}`,
+    );
   const last = operands[operands.length - 1];
   if (!last || operands.length < 2) return null;
   const link = context.inspector.resolve(context.cwd, last.value);
-  const linkDirectory = link.isDirectory ? link.absolute : link.absolute.slice(0, link.absolute.lastIndexOf('/')) || '/';
+  const linkDirectory = link.isDirectory
+    ? link.absolute
+    : link.absolute.slice(0, link.absolute.lastIndexOf('/')) || '/';
   for (const target of operands.slice(0, -1)) {
     if (!context.inspector.resolve(linkDirectory, target.value).inside) {
       return deny('path_escape', `path escapes the workspace: ${target.value}`);
@@ -171,19 +205,28 @@ function judgeCarriedLinks(operands: readonly Word[], context: JudgeContext): Ju
     // `SRC/` follows a link named SRC (its target's tree is carried); `SRC/.` and `SRC/..` carry a directory's
     // contents straight into DEST (`cp -r sub/. d` lands `sub/l` at `d/l`, not `d/sub/l`).
     const followed = source.value.endsWith('/') || name === '.' || name === '..' || name === '';
-    const top = followed ? context.inspector.resolve(context.cwd, source.value).absolute : entryPath(source.value, context);
+    const top = followed
+      ? context.inspector.resolve(context.cwd, source.value).absolute
+      : entryPath(source.value, context);
     const listing = list.call(context.inspector, top, MAX_LISTED_ENTRIES);
     if (listing.truncated) {
-      return deny('tree_too_large', `${source.value} holds more than ${MAX_LISTED_ENTRIES} entries to check for symbolic links`);
+      return deny(
+        'tree_too_large',
+        `${source.value} holds more than ${MAX_LISTED_ENTRIES} entries to check for symbolic links`,
+      );
     }
     const contentsOnly = name === '.' || name === '..' || name === '';
-    const landingTop = destination.isDirectory && !contentsOnly ? `${destination.absolute}/${name}` : destination.absolute;
+    const landingTop =
+      destination.isDirectory && !contentsOnly ? `${destination.absolute}/${name}` : destination.absolute;
     for (const link of listing.links) {
       const landing = landingTop + link.path.slice(top.length);
       const landingDirectory = landing.slice(0, landing.lastIndexOf('/')) || '/';
       if (!context.inspector.resolve(landingDirectory, link.target).inside) {
         const shown = `${source.value.replace(/\/+$/, '')}${link.path.slice(top.length)}`;
-        return deny('symlink_target', `${shown} is a symbolic link to ${link.target}, which would point outside the workspace once carried to ${last.value}`);
+        return deny(
+          'symlink_target',
+          `${shown} is a symbolic link to ${link.target}, which would point outside the workspace once carried to ${last.value}`,
+        );
       }
     }
   }
@@ -195,7 +238,8 @@ function entryPath(operand: string, context: JudgeContext): string {
   const trimmed = operand.replace(/\/+$/, '');
   const slash = trimmed.lastIndexOf('/');
   const name = trimmed.slice(slash + 1);
-  if (trimmed === '' || name === '' || name === '.' || name === '..') return context.inspector.resolve(context.cwd, operand).absolute;
+  if (trimmed === '' || name === '' || name === '.' || name === '..')
+    return context.inspector.resolve(context.cwd, operand).absolute;
   const directory = context.inspector.resolve(context.cwd, slash === -1 ? '' : trimmed.slice(0, slash) || '/').absolute;
   return directory === '/' ? `/${name}` : `${directory}/${name}`;
 }

@@ -1,7 +1,14 @@
 import { InvalidArgument } from '../../../domain/errors.js';
 import type { RunningCommand } from '../../../domain/execution/execution-session.js';
 import type { CommandOutcome } from '../../../domain/execution/execution-types.js';
-import type { InteractiveTerminal, ScreenSnapshot, ScrollbackSlice, TerminalSize, WaitCondition, WaitResult } from '../../../domain/execution/interactive-terminal.js';
+import type {
+  InteractiveTerminal,
+  ScreenSnapshot,
+  ScrollbackSlice,
+  TerminalSize,
+  WaitCondition,
+  WaitResult,
+} from '../../../domain/execution/interactive-terminal.js';
 import type { CommandLocator, CommandSelector, LocatedCommand } from '../command-locator.js';
 import type { SecretRedactor } from '../secret-redactor.js';
 import { encodeKeys, type KeyStroke } from './terminal-keys.js';
@@ -52,7 +59,12 @@ export class TerminalScreens {
     return this.view(located, terminal, waited, bytesSent);
   }
 
-  private view(located: LocatedCommand, terminal: InteractiveTerminal, waited: WaitResult, bytesSent: number): ScreenRead {
+  private view(
+    located: LocatedCommand,
+    terminal: InteractiveTerminal,
+    waited: WaitResult,
+    bytesSent: number,
+  ): ScreenRead {
     const { terminal: session, command } = located;
     const plan = session.planOfCommand(command.id);
     const screen = terminal.screen();

@@ -5,7 +5,11 @@ import { nonEmptyString, planIdField, sessionIdField } from '../terminal-input-f
 import { planSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalApproveTool({ approvals, settings, sandboxReadiness }: Pick<TerminalToolkit, 'approvals' | 'settings' | 'sandboxReadiness'>): ToolDefinition {
+export function terminalApproveTool({
+  approvals,
+  settings,
+  sandboxReadiness,
+}: Pick<TerminalToolkit, 'approvals' | 'settings' | 'sandboxReadiness'>): ToolDefinition {
   return defineTool({
     name: 'terminal_approve',
     title: 'Approve a terminal plan',

@@ -12,7 +12,9 @@ export function terminalCancelTool({ signals }: Pick<TerminalToolkit, 'signals'>
     output: z.object({ cancelled: z.boolean() }),
     annotations: { readOnlyHint: false, destructiveHint: true },
     async call(args) {
-      return { structured: { cancelled: await signals.cancel({ sessionId: args.session_id, commandId: args.command_id }) } };
+      return {
+        structured: { cancelled: await signals.cancel({ sessionId: args.session_id, commandId: args.command_id }) },
+      };
     },
   });
 }

@@ -7,19 +7,36 @@ import { objectUnion, receiptSchema, runningExecutionSchema } from '../terminal-
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 import { outputLinks } from '../output-links.js';
 
-export function terminalExecuteTool({ execution, settings, reader, signals }: Pick<TerminalToolkit, 'execution' | 'settings' | 'reader' | 'signals'>): ToolDefinition {
+export function terminalExecuteTool({
+  execution,
+  settings,
+  reader,
+  signals,
+}: Pick<TerminalToolkit, 'execution' | 'settings' | 'reader' | 'signals'>): ToolDefinition {
   const input = z
     .object({
-      session_id: nonEmptyString('Execution session of the plan. Optional with command: a one-shot session is created, which ends when the command finishes (its receipt stays readable with terminal_receipt).').optional(),
+      session_id: nonEmptyString(
+        'Execution session of the plan. Optional with command: a one-shot session is created, which ends when the command finishes (its receipt stays readable with terminal_receipt).',
+      ).optional(),
       plan_id: nonEmptyString('The plan to execute (seed form: session_id + plan_id).').optional(),
-      command: nonEmptyString('Plan and execute in one call, for commands that need no approval (instead of plan_id).').optional(),
+      command: nonEmptyString(
+        'Plan and execute in one call, for commands that need no approval (instead of plan_id).',
+      ).optional(),
       cwd: nonEmptyString('With command: working directory, relative to the workspace root.').optional(),
-      timeout_seconds: z.number().positive().max(settings.maxTimeoutSeconds).optional().describe('With command: time limit of the command.'),
+      timeout_seconds: z
+        .number()
+        .positive()
+        .max(settings.maxTimeoutSeconds)
+        .optional()
+        .describe('With command: time limit of the command.'),
       wait_seconds: waitSecondsField(
         settings.maxTimeoutSeconds,
         'How long to wait for the command before answering. Omitted: until it finishes. 0: answer at once with status "running" and poll terminal_read.',
       ),
-      open_stdin: z.boolean().optional().describe('Keep stdin open for terminal_input (default: closed, like /dev/null).'),
+      open_stdin: z
+        .boolean()
+        .optional()
+        .describe('Keep stdin open for terminal_input (default: closed, like /dev/null).'),
       // Issue 24. Terse: the catalogue's size is budgeted (tests/e2e/tool-catalog-size.test.ts); docs/tools.md says more.
       strip_ansi: z.boolean().optional().describe('Strip ANSI.'),
     })
@@ -57,11 +74,23 @@ export function terminalExecuteTool({ execution, settings, reader, signals }: Pi
         args.plan_id !== undefined && args.session_id !== undefined
           ? await execution.execute(args.session_id, args.plan_id, options)
           : await execution.planAndExecute(
-              { sessionId: args.session_id, command: args.command ?? '', cwd: args.cwd, timeoutSeconds: args.timeout_seconds, owner: context.principal },
+              {
+                sessionId: args.session_id,
+                command: args.command ?? '',
+                cwd: args.cwd,
+                timeoutSeconds: args.timeout_seconds,
+                owner: context.principal,
+              },
               options,
             );
       if (result.kind === 'running' && context.tasks !== undefined) {
-        context.tasks.create(commandTask(result, { reader, signals, finished: (receipt) => executionOutcome({ kind: 'finished', receipt }, false) }));
+        context.tasks.create(
+          commandTask(result, {
+            reader,
+            signals,
+            finished: (receipt) => executionOutcome({ kind: 'finished', receipt }, false),
+          }),
+        );
       }
       return executionOutcome(result, Boolean(args.open_stdin));
     },
@@ -71,7 +100,11 @@ export function terminalExecuteTool({ execution, settings, reader, signals }: Pi
 /** Seed: the receipt is returned in full, with `isError: true` unless the command succeeded. */
 function executionOutcome(result: ExecutionResult, stdinOpen: boolean): ToolOutcome {
   if (result.kind === 'finished') {
-    return { structured: { ...result.receipt }, isError: result.receipt.status !== 'succeeded', links: outputLinks(result.receipt) };
+    return {
+      structured: { ...result.receipt },
+      isError: result.receipt.status !== 'succeeded',
+      links: outputLinks(result.receipt),
+    };
   }
   const { plan, command } = result;
   const outcome = command.outcome();

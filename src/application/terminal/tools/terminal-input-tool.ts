@@ -7,7 +7,9 @@ export function terminalInputTool({ stdin }: Pick<TerminalToolkit, 'stdin'>): To
   const input = z
     .object({
       session_id: sessionIdField,
-      text: z.string().describe('Text written to stdin as is (add "\\n" to end a line). May be empty with close_stdin.'),
+      text: z
+        .string()
+        .describe('Text written to stdin as is (add "\\n" to end a line). May be empty with close_stdin.'),
       command_id: commandIdField.optional(),
       plan_id: nonEmptyString('Send to the command started from this plan (instead of command_id).').optional(),
       close_stdin: z.boolean().optional().describe('Close stdin after writing (end of input).'),
@@ -25,7 +27,7 @@ export function terminalInputTool({ stdin }: Pick<TerminalToolkit, 'stdin'>): To
     name: 'terminal_input',
     title: 'Send input to a running command',
     description:
-      "Send text to the stdin of a running command started with open_stdin: true, optionally closing stdin. The input goes to the approved process only; it is never run by a shell.",
+      'Send text to the stdin of a running command started with open_stdin: true, optionally closing stdin. The input goes to the approved process only; it is never run by a shell.',
     input,
     output: z.object({
       session_id: z.string(),
@@ -43,7 +45,14 @@ export function terminalInputTool({ stdin }: Pick<TerminalToolkit, 'stdin'>): To
         text: args.text,
         closeStdin,
       });
-      return { structured: { session_id: args.session_id, command_id: commandId, bytes_written: bytesWritten, stdin_closed: closeStdin } };
+      return {
+        structured: {
+          session_id: args.session_id,
+          command_id: commandId,
+          bytes_written: bytesWritten,
+          stdin_closed: closeStdin,
+        },
+      };
     },
   });
 }

@@ -5,12 +5,18 @@ import { nonEmptyString } from '../terminal-input-fields.js';
 import { planSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalPlanTool({ plans, settings, sandboxReadiness }: Pick<TerminalToolkit, 'plans' | 'settings' | 'sandboxReadiness'>): ToolDefinition {
+export function terminalPlanTool({
+  plans,
+  settings,
+  sandboxReadiness,
+}: Pick<TerminalToolkit, 'plans' | 'settings' | 'sandboxReadiness'>): ToolDefinition {
   const input = z
     .object({
       command: nonEmptyString('The command line to judge. It is never executed by planning.'),
       session_id: nonEmptyString('Execution session to plan in; omitted: a new session is created.').optional(),
-      cwd: nonEmptyString('Working directory, relative to the workspace root (default: the session directory).').optional(),
+      cwd: nonEmptyString(
+        'Working directory, relative to the workspace root (default: the session directory).',
+      ).optional(),
       timeout_seconds: z
         .number()
         .positive()

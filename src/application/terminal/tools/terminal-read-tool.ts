@@ -10,9 +10,18 @@ const DEFAULT_READ_BYTES = 65_536;
 /** Long polls stay short enough for HTTP intermediaries. */
 const MAX_READ_WAIT_SECONDS = 60;
 
-export function terminalReadTool({ reader, settings, signalNumber }: Pick<TerminalToolkit, 'reader' | 'settings' | 'signalNumber'>): ToolDefinition {
+export function terminalReadTool({
+  reader,
+  settings,
+  signalNumber,
+}: Pick<TerminalToolkit, 'reader' | 'settings' | 'signalNumber'>): ToolDefinition {
   const offset = (stream: string) =>
-    z.number().int().min(0).optional().describe(`Byte offset to read ${stream} from: next_offset of the previous read (default 0).`);
+    z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(`Byte offset to read ${stream} from: next_offset of the previous read (default 0).`);
   const input = z
     .object({
       session_id: sessionIdField,
@@ -97,6 +106,7 @@ function chunkView(chunk: OutputChunk): Record<string, unknown> {
 function readNextStep(finished: boolean, stdout: OutputChunk, stderr: OutputChunk): string {
   const offsets = `stdout_offset ${stdout.nextOffset} and stderr_offset ${stderr.nextOffset}`;
   if (!finished) return `Still running: call terminal_read again with ${offsets} (wait_seconds avoids busy polling).`;
-  if (!stdout.complete || !stderr.complete) return `Finished, with output left: call terminal_read again with ${offsets}.`;
+  if (!stdout.complete || !stderr.complete)
+    return `Finished, with output left: call terminal_read again with ${offsets}.`;
   return 'Finished and fully read: terminal_receipt returns its signed receipt.';
 }

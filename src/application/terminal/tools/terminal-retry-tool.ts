@@ -5,7 +5,11 @@ import { planIdField, sessionIdField } from '../terminal-input-fields.js';
 import { planSchema } from '../terminal-output-schemas.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalRetryTool({ plans, settings, sandboxReadiness }: Pick<TerminalToolkit, 'plans' | 'settings' | 'sandboxReadiness'>): ToolDefinition {
+export function terminalRetryTool({
+  plans,
+  settings,
+  sandboxReadiness,
+}: Pick<TerminalToolkit, 'plans' | 'settings' | 'sandboxReadiness'>): ToolDefinition {
   return defineTool({
     name: 'terminal_retry',
     title: 'Create a controlled retry plan',

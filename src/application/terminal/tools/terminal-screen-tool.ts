@@ -3,7 +3,13 @@ import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js'
 import { commandIdField, sessionIdField } from '../terminal-input-fields.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 import { keyStrokeSchema } from '../interactive/terminal-keys.js';
-import { screenResultSchema, screenView, terminalSizeFields, waitCondition, waitField } from '../interactive/terminal-screen-fields.js';
+import {
+  screenResultSchema,
+  screenView,
+  terminalSizeFields,
+  waitCondition,
+  waitField,
+} from '../interactive/terminal-screen-fields.js';
 
 export function terminalScreenTool({ terminals }: Pick<TerminalToolkit, 'terminals'>): ToolDefinition {
   const input = z

@@ -3,7 +3,10 @@ import { defineTool, type ToolDefinition } from '../../tools/tool-definition.js'
 import { sessionIdField } from '../terminal-input-fields.js';
 import type { TerminalToolkit } from '../terminal-toolkit.js';
 
-export function terminalSessionCloseTool({ sessions, outputs }: Pick<TerminalToolkit, 'sessions' | 'outputs'>): ToolDefinition {
+export function terminalSessionCloseTool({
+  sessions,
+  outputs,
+}: Pick<TerminalToolkit, 'sessions' | 'outputs'>): ToolDefinition {
   return defineTool({
     name: 'terminal_session_close',
     title: 'Close an execution session',

@@ -36,7 +36,9 @@ export function terminalSessionsTool({ sessions }: Pick<TerminalToolkit, 'sessio
     description:
       'List your live execution sessions with their working directory, running command and plan counts, oldest first. When next_cursor is present, call again with it as cursor for the next page.',
     input: z
-      .object({ cursor: z.string().min(1).optional().describe('next_cursor of the previous page (omit for the first page).') })
+      .object({
+        cursor: z.string().min(1).optional().describe('next_cursor of the previous page (omit for the first page).'),
+      })
       .strict(),
     output: z.object({
       sessions: z.array(sessionSchema),
@@ -46,7 +48,10 @@ export function terminalSessionsTool({ sessions }: Pick<TerminalToolkit, 'sessio
     async call(args, context) {
       const page = sessions.list(context.principal, args.cursor);
       const listed = page.sessions.map(sessionView);
-      return { structured: page.nextCursor === undefined ? { sessions: listed } : { sessions: listed, next_cursor: page.nextCursor } };
+      return {
+        structured:
+          page.nextCursor === undefined ? { sessions: listed } : { sessions: listed, next_cursor: page.nextCursor },
+      };
     },
   });
 }
@@ -59,7 +64,13 @@ function sessionView(summary: SessionSummary): z.infer<typeof sessionSchema> {
     created_at: summary.createdAt,
     last_activity_at: summary.lastActivityAt,
     running_command: running
-      ? { command_id: running.commandId, plan_id: running.planId, command: running.command, status: running.status, started_at: running.startedAt }
+      ? {
+          command_id: running.commandId,
+          plan_id: running.planId,
+          command: running.command,
+          status: running.status,
+          started_at: running.startedAt,
+        }
       : null,
     plans: { ...summary.planCounts },
     receipts: summary.receipts,

@@ -28,7 +28,10 @@ export const DU_OPTIONS: OptionTable = {
   abbreviation: 'unique_prefix',
   short: '0abcd:hklmst:xB:DHLPSX:',
   long: {
-    ...options(NONE, 'all apparent-size bytes count-links dereference dereference-args help human-readable inodes no-dereference null one-file-system separate-dirs si summarize total version'),
+    ...options(
+      NONE,
+      'all apparent-size bytes count-links dereference dereference-args help human-readable inodes no-dereference null one-file-system separate-dirs si summarize total version',
+    ),
     ...options(REQUIRED, 'block-size exclude exclude-from files0-from max-depth threshold time-style'),
     ...options(OPTIONAL, 'time'),
   },
@@ -49,8 +52,14 @@ export const LS_OPTIONS: OptionTable = {
   abbreviation: 'unique_prefix',
   short: '1abcdfghiklmnopqrstuvw:xABCDFGHI:LNQRST:UXZ',
   long: {
-    ...options(NONE, 'all almost-all author context dereference dereference-command-line dereference-command-line-symlink-to-dir directory dired escape file-type full-time group-directories-first help hide-control-chars human-readable ignore-backups inode kibibytes literal no-group numeric-uid-gid quote-name recursive reverse show-control-chars si size version zero'),
-    ...options(REQUIRED, 'block-size format hide ignore indicator-style quoting-style sort tabsize time time-style width'),
+    ...options(
+      NONE,
+      'all almost-all author context dereference dereference-command-line dereference-command-line-symlink-to-dir directory dired escape file-type full-time group-directories-first help hide-control-chars human-readable ignore-backups inode kibibytes literal no-group numeric-uid-gid quote-name recursive reverse show-control-chars si size version zero',
+    ),
+    ...options(
+      REQUIRED,
+      'block-size format hide ignore indicator-style quoting-style sort tabsize time time-style width',
+    ),
     ...options(OPTIONAL, 'classify color hyperlink'),
   },
 };
@@ -100,8 +109,14 @@ export const SORT_OPTIONS: OptionTable = {
   abbreviation: 'unique_prefix',
   short: 'bcdfghik:mno:rst:uy:zCMRS:T:V',
   long: {
-    ...options(NONE, 'debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated'),
-    ...options(REQUIRED, 'batch-size buffer-size compress-program field-separator files0-from key output parallel random-source sort temporary-directory'),
+    ...options(
+      NONE,
+      'debug dictionary-order general-numeric-sort help human-numeric-sort ignore-case ignore-leading-blanks ignore-nonprinting merge month-sort numeric-sort random-sort reverse stable unique version version-sort zero-terminated',
+    ),
+    ...options(
+      REQUIRED,
+      'batch-size buffer-size compress-program field-separator files0-from key output parallel random-source sort temporary-directory',
+    ),
     ...options(OPTIONAL, 'check'),
   },
 };
@@ -189,7 +204,10 @@ export const UNAME_OPTIONS: OptionTable = {
   abbreviation: 'unique_prefix',
   short: 'aimnoprsv',
   long: {
-    ...options(NONE, 'all hardware-platform help kernel-name kernel-release kernel-version machine nodename operating-system processor version'),
+    ...options(
+      NONE,
+      'all hardware-platform help kernel-name kernel-release kernel-version machine nodename operating-system processor version',
+    ),
   },
 };
 
@@ -199,7 +217,10 @@ export const NL_OPTIONS: OptionTable = {
   short: 'b:d:f:h:i:l:n:ps:v:w:',
   long: {
     ...options(NONE, 'help no-renumber version'),
-    ...options(REQUIRED, 'body-numbering footer-numbering header-numbering join-blank-lines line-increment number-format number-separator number-width section-delimiter starting-line-number'),
+    ...options(
+      REQUIRED,
+      'body-numbering footer-numbering header-numbering join-blank-lines line-increment number-format number-separator number-width section-delimiter starting-line-number',
+    ),
   },
 };
 
@@ -236,7 +257,10 @@ export const CP_OPTIONS: OptionTable = {
   abbreviation: 'unique_prefix',
   short: 'abdfilnprst:uvxHLPRS:TZ',
   long: {
-    ...options(NONE, 'archive attributes-only copy-contents dereference force help interactive link no-clobber no-dereference no-target-directory one-file-system parents recursive remove-destination strip-trailing-slashes symbolic-link update verbose version'),
+    ...options(
+      NONE,
+      'archive attributes-only copy-contents dereference force help interactive link no-clobber no-dereference no-target-directory one-file-system parents recursive remove-destination strip-trailing-slashes symbolic-link update verbose version',
+    ),
     ...options(REQUIRED, 'no-preserve sparse suffix target-directory'),
     ...options(OPTIONAL, 'backup context preserve reflink'),
   },
@@ -258,7 +282,10 @@ export const MV_OPTIONS: OptionTable = {
   abbreviation: 'unique_prefix',
   short: 'bfint:uvS:TZ',
   long: {
-    ...options(NONE, 'context force help interactive no-clobber no-target-directory strip-trailing-slashes update verbose version'),
+    ...options(
+      NONE,
+      'context force help interactive no-clobber no-target-directory strip-trailing-slashes update verbose version',
+    ),
     ...options(REQUIRED, 'suffix target-directory'),
     ...options(OPTIONAL, 'backup'),
   },
@@ -299,7 +326,10 @@ export const LN_OPTIONS: OptionTable = {
   abbreviation: 'unique_prefix',
   short: 'bdfinrst:vFLPS:T',
   long: {
-    ...options(NONE, 'directory force help interactive logical no-dereference no-target-directory physical relative symbolic verbose version'),
+    ...options(
+      NONE,
+      'directory force help interactive logical no-dereference no-target-directory physical relative symbolic verbose version',
+    ),
     ...options(REQUIRED, 'suffix target-directory'),
     ...options(OPTIONAL, 'backup'),
   },

@@ -7,8 +7,14 @@ export const GREP_OPTIONS: OptionTable = {
   abbreviation: 'unique_prefix',
   short: '0123456789abcd:e:f:hilm:noqrsuvwxyzA:B:C:D:EFGHILPRTUVX:Z',
   long: {
-    ...options(NONE, 'basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-strings help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text version with-filename word-regexp'),
-    ...options(REQUIRED, 'after-context before-context binary-files context devices directories exclude exclude-dir exclude-from file group-separator include label max-count regexp'),
+    ...options(
+      NONE,
+      'basic-regexp binary byte-offset count dereference-recursive extended-regexp files-with-matches files-without-match fixed-strings help ignore-case initial-tab invert-match line-buffered line-number line-regexp no-filename no-group-separator no-ignore-case no-messages null null-data only-matching perl-regexp quiet recursive silent text version with-filename word-regexp',
+    ),
+    ...options(
+      REQUIRED,
+      'after-context before-context binary-files context devices directories exclude exclude-dir exclude-from file group-separator include label max-count regexp',
+    ),
     ...options(OPTIONAL, 'color colour'),
   },
   synonyms: [['color', 'colour']],

@@ -16,7 +16,10 @@ export const TREE_OPTIONS: OptionTable = {
   abbreviation: 'exact',
   short: 'adlfxL:RP:I:o:iqNQpugshDFvtcUrCnASJXH:T:',
   long: {
-    ...options(NONE, 'help version noreport dirsfirst filesfirst gitignore prune si du inodes device matchdirs ignore-case nolinks fromfile fromtabfile metafirst info fflinks'),
+    ...options(
+      NONE,
+      'help version noreport dirsfirst filesfirst gitignore prune si du inodes device matchdirs ignore-case nolinks fromfile fromtabfile metafirst info fflinks',
+    ),
     ...options(REQUIRED, 'charset filelimit timefmt sort gitfile infofile hintro houtro'),
   },
 };
