@@ -106,14 +106,11 @@ export function mountWeb({
       }
     },
   };
-  // The deprecated web API is the one line that mounts it, and its import (docs/web.md#deprecation).
+  // The deprecated web API is the one line that mounts it, and its import (docs/web.md#deprecation); the formatter
+  // leaves it on one line, so deleting that line deletes the mount.
   const mounts: readonly WebMounts[] = [
-    legacyWebMounts({
-      sessions: { ...sessions, close: (id) => store.close(id) },
-      chat,
-      current: ui,
-      deprecation: { sunset: config.sunset, link: config.deprecationLink },
-    }),
+    // prettier-ignore
+    legacyWebMounts({ sessions: { ...sessions, close: (id) => store.close(id) }, chat, current: ui, deprecation: { sunset: config.sunset, link: config.deprecationLink } }),
     current,
   ];
   return {

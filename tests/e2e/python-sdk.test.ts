@@ -60,7 +60,7 @@ describe('the official Python MCP SDK as a client', () => {
 
   function expectWorked(report: DriverReport, version: string, workspaceRoot: string): void {
     expect(report.protocol_version).toBe(version);
-    expect(report.tools).toHaveLength(12);
+    expect(report.tools).toHaveLength(14);
     expect(report.tools).toContain('terminal_execute');
     expect(report.execute).toMatchObject({
       is_error: false,

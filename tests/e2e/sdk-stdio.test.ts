@@ -28,6 +28,8 @@ describe.each<Era>(['legacy', 'modern'])('official SDK client over stdio (%s era
       tools: { listChanged: false },
       resources: { subscribe: false, listChanged: false },
       prompts: { listChanged: false },
+      // server/discover advertises the tasks extension to modern clients; initialize does not (docs/tools.md).
+      ...(era === 'modern' ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {}),
     });
   });
 

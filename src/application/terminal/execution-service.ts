@@ -72,8 +72,9 @@ export class ExecutionService {
    * Seed `latest_receipt`, or the receipt of one plan; undefined when there is none (yet). Also readable for a while
    * after a one-shot session ended.
    */
-  receipt(sessionId: string, planId?: string): ExecutionReceipt | undefined {
+  async receipt(sessionId: string, planId?: string): Promise<ExecutionReceipt | undefined> {
     const terminal = this.options.sessions.readable(sessionId);
+    await terminal.recordingSettled();
     if (planId === undefined) return terminal.latestReceipt();
     return terminal.receiptOfPlan(terminal.planById(planId).id);
   }

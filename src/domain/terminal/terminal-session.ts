@@ -140,6 +140,16 @@ export class TerminalSession {
     return command.resume();
   }
 
+  /**
+   * Waits for the receipts of commands that have ended and are still being recorded (their output is read back
+   * before the receipt is signed), never for a running command: a client that saw its command end reads its receipt.
+   */
+  async recordingSettled(): Promise<void> {
+    const ended = this.execution.commands().filter((command) => !isLiveStatus(command.outcome().status));
+    const recording = ended.flatMap((command) => this.pendingReceipts.get(command.id) ?? []);
+    await Promise.allSettled(recording);
+  }
+
   latestReceipt(): ExecutionReceipt | undefined {
     return [...this.receiptsByPlan.values()].at(-1);
   }

@@ -19,7 +19,7 @@ export function terminalReceiptTool({ execution }: Pick<TerminalToolkit, 'execut
     output: objectUnion([receiptSchema, z.object({ receipt: z.null() })]),
     annotations: { readOnlyHint: true, destructiveHint: false },
     async call(args) {
-      const receipt = execution.receipt(args.session_id, args.plan_id);
+      const receipt = await execution.receipt(args.session_id, args.plan_id);
       return receipt ? { structured: { ...receipt }, links: outputLinks(receipt) } : { structured: { receipt: null } };
     },
   });
