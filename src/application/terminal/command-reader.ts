@@ -5,8 +5,8 @@ import {
   type OutputChunk,
   type OutputStream,
 } from '../../domain/execution/execution-types.js';
-import { settledWithin } from '../timing/within.js';
 import type { CommandLocator, CommandSelector } from './command-locator.js';
+import { receiptsRecorded } from './recorded-receipts.js';
 import type { SecretRedactor } from './secret-redactor.js';
 
 export interface ReadRequest extends CommandSelector {
@@ -29,9 +29,6 @@ export interface CommandRead {
   readonly stderr: OutputChunk;
 }
 
-/** How long a read that saw the end waits for the receipt (the process group is being reaped meanwhile). */
-const RECEIPT_SETTLE_MS = 3000;
-
 /** `terminal_read`: a command's output from given offsets, redacted, with long polling. */
 export class CommandReader {
   constructor(
@@ -46,8 +43,7 @@ export class CommandReader {
       await waitForNews(session, command, request.waitSeconds, request.signal);
     }
     // A read that reports the end also means the receipt exists: a caller may ask terminal_receipt next.
-    const receipt = terminal.pendingReceipt(command.id);
-    if (receipt && !isLiveStatus(command.outcome().status)) await settledWithin(receipt, RECEIPT_SETTLE_MS);
+    if (!isLiveStatus(command.outcome().status)) await receiptsRecorded(terminal);
     const plan = terminal.planOfCommand(command.id);
     const chunk = (stream: OutputStream, offset: number): OutputChunk => {
       const read = command.read(stream, offset, request.maxBytes);

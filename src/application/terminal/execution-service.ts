@@ -11,6 +11,7 @@ import type { ApprovalService } from './approval-service.js';
 import type { PlanRequest, PlanService } from './plan-service.js';
 import { isStricter, sameLaunch } from './policy-summary.js';
 import { approvalNextStep } from './approval-next-step.js';
+import { receiptsRecorded } from './recorded-receipts.js';
 import { reportProgress } from './execution-progress.js';
 import type { ProgressReporter } from '../tools/tool-definition.js';
 import type { ReceiptRecorder, RecordingOptions } from './receipt-recorder.js';
@@ -74,7 +75,7 @@ export class ExecutionService {
    */
   async receipt(sessionId: string, planId?: string): Promise<ExecutionReceipt | undefined> {
     const terminal = this.options.sessions.readable(sessionId);
-    await terminal.recordingSettled();
+    await receiptsRecorded(terminal);
     if (planId === undefined) return terminal.latestReceipt();
     return terminal.receiptOfPlan(terminal.planById(planId).id);
   }
